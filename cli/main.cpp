@@ -1,0 +1,54 @@
+// attention-lab: a thin command line over the engine. All I/O lives here; the engine does none.
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "attn/book.h"
+#include "attn/kernels.h"
+#include "attn/request.h"
+
+namespace {
+
+const char* kUsage =
+    "usage: attention-lab <command>\n"
+    "  book      print every cell of chapter 3, as PyTorch prints it\n"
+    "  eval      read one JSON request on stdin, write one JSON answer on stdout\n"
+    "  kernels   list the kernel back ends; * marks the active one (ATTN_KERNELS forces one)\n";
+
+int cmd_book() {
+    std::fputs(attn::book_text().c_str(), stdout);
+    return 0;
+}
+
+int cmd_eval() {
+    std::string request((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    attn::EvalResult result = attn::eval_request(request);
+    std::printf("%s\n", result.json.c_str());
+    return result.ok ? 0 : 2;
+}
+
+int cmd_kernels() {
+    const attn::kernels::KernelTable& active = attn::kernels::active();
+    for (const attn::kernels::KernelTable* k : attn::kernels::available()) {
+        std::printf("%s %-10s %s\n", k == &active ? "*" : " ", k->name, k->instructions);
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::string cmd = argc > 1 ? argv[1] : "";
+    try {
+        if (cmd == "book") return cmd_book();
+        if (cmd == "eval") return cmd_eval();
+        if (cmd == "kernels") return cmd_kernels();
+    } catch (const std::exception& e) {
+        // only a bad ATTN_KERNELS reaches here; eval reports its own errors as JSON
+        std::fprintf(stderr, "attention-lab: %s\n", e.what());
+        return 2;
+    }
+    std::fputs(kUsage, cmd == "help" || cmd == "--help" ? stdout : stderr);
+    return cmd == "help" || cmd == "--help" ? 0 : 2;
+}

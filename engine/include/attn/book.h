@@ -1,0 +1,30 @@
+// Chapter 3 of the book, cell by cell: every tensor it prints, computed by the engine in the
+// chapter's order, with what Python's print shows for it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/tensor.h"
+
+namespace attn {
+
+struct BookCell {
+    std::string id;                    // e.g. "3.4.1/query_2"
+    std::optional<std::string> label;  // print(label, value) when set
+    std::string print;                 // str(value): tensor text, torch.Size text, or an integer
+    Shape shape;                       // the value's shape (a Size's length; [] for a number)
+    std::vector<double> values;        // flattened row-major
+    std::string print_line() const;    // exactly what Python's print writes, without the newline
+};
+
+// The chapter's six input tokens ("Your journey starts with one step"), as (6, 3).
+Tensor book_inputs();
+
+std::vector<BookCell> chapter3_cells();
+
+// `attention-lab book`: "# <id>\n<print line>\n" for every cell.
+std::string book_text();
+
+}  // namespace attn

@@ -1,0 +1,27 @@
+// `attention-lab eval`'s contract: one JSON request in, one JSON answer out. Shared by the CLI and
+// the WebAssembly binding so both answer identically. Never throws: errors come back as values.
+#pragma once
+
+#include <string>
+
+#include "attn/tensor.h"
+
+namespace attn {
+
+struct EvalResult {
+    bool ok;
+    std::string json;  // the answer, or {"error":"..."} when !ok
+};
+
+EvalResult eval_request(const std::string& request_json);
+
+// A result object {"shape":[...],"values":[...],"print":"..."}; non-finite values as "inf"/"-inf"/"nan".
+std::string result_json(const Tensor& t);
+
+// A JSON-quoted string.
+std::string json_quote(const std::string& s);
+
+// The shortest decimal text that reads back as the same float32.
+std::string float_text(float v);
+
+}  // namespace attn

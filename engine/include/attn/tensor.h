@@ -1,0 +1,76 @@
+// A small float32 tensor: row-major, contiguous, up to 4 dimensions, with the operations chapter 3
+// uses. Each op records the grad_fn name PyTorch would attach, so printed tensors carry the same
+// `grad_fn=<...>` suffix; there is no autograd beyond that name.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+using Shape = std::vector<int64_t>;
+
+// Every error the engine reports: a sentence a learner can act on.
+struct Error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct Tensor {
+    Shape shape;
+    std::vector<float> data;
+    bool requires_grad = false;  // a Parameter, or computed from one
+    std::string grad_fn;         // PyTorch's name for the op that made it, "" for leaves
+
+    Tensor() = default;
+    Tensor(Shape shape, std::vector<float> data);
+    static Tensor zeros(const Shape& shape);
+    static Tensor ones(const Shape& shape);
+    static Tensor full(const Shape& shape, float value);
+    // A 2-D tensor from nested rows, as torch.tensor([[...], ...]) builds it.
+    static Tensor from_rows(std::initializer_list<std::initializer_list<float>> rows);
+
+    int dim() const { return static_cast<int>(shape.size()); }
+    int64_t numel() const { return static_cast<int64_t>(data.size()); }
+    int64_t size(int d) const;  // negative d counts from the end
+
+    float item() const;  // the one element of a 1-element tensor
+    float* ptr() { return data.data(); }
+    const float* ptr() const { return data.data(); }
+
+    // A trainable leaf (nn.Parameter): requires_grad, no grad_fn.
+    Tensor& as_parameter();
+};
+
+int64_t numel_of(const Shape& shape);  // throws Error when a dimension is negative or it overflows
+
+// --- indexing and views (all return contiguous copies) ---
+Tensor select(const Tensor& t, int64_t index);            // t[i]
+Tensor view(const Tensor& t, Shape shape);                 // one dimension may be -1
+Tensor transpose(const Tensor& t, int dim0, int dim1);     // t.transpose(d0, d1)
+Tensor T(const Tensor& t);                                 // t.T for 2-D t
+Tensor stack(const std::vector<Tensor>& ts);               // torch.stack(ts, dim=0)
+Tensor cat_last(const std::vector<Tensor>& ts);            // torch.cat(ts, dim=-1)
+
+// --- arithmetic ---
+Tensor matmul(const Tensor& a, const Tensor& b);  // torch.matmul for the 1-D..4-D cases the chapter uses
+Tensor dot(const Tensor& a, const Tensor& b);     // 1-D · 1-D
+Tensor mul(const Tensor& a, const Tensor& b);     // elementwise, b broadcast from the right
+Tensor mul(const Tensor& a, float s);
+Tensor div(const Tensor& a, const Tensor& b);     // elementwise, b broadcast (keepdim sums)
+Tensor div(const Tensor& a, double s);            // a / s, s rounded to float as PyTorch does
+Tensor add(const Tensor& a, const Tensor& b);     // elementwise, b broadcast from the right (bias)
+Tensor exp(const Tensor& a);
+Tensor sum(const Tensor& a);                      // all elements, a 0-d tensor
+Tensor sum(const Tensor& a, int dim, bool keepdim = false);
+Tensor softmax(const Tensor& a, int dim = -1);    // numerically stable; dim must be the last one
+
+// --- masks ---
+Tensor tril_ones(int64_t n);                      // torch.tril(torch.ones(n, n))
+Tensor triu_ones(int64_t n, int64_t diagonal);    // torch.triu(torch.ones(n, n), diagonal)
+// t.masked_fill(mask.bool(), value), mask (.., r, c) broadcast over t's leading dimensions.
+Tensor masked_fill(const Tensor& t, const Tensor& mask, float value);
+
+}  // namespace attn
