@@ -2,6 +2,8 @@
 // are plain loops over contiguous data. Shapes are checked here so kernels can trust them.
 #include "attn/tensor.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -72,6 +74,84 @@ Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op o
         out.data[i] = op(a.data[i], b.data[bi]);
     }
     return out;
+}
+
+
+// PyTorch 1.13's CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp), whose order of additions decides
+// the last bit and so whether a sum of softmax weights prints as "1." or "1.0000". Lane is float for
+// the scalar path and an 8-float AVX2 vector for the vectorised one.
+template <typename Lane>
+Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t size);
+
+struct Lanes8 {
+    float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    Lanes8& operator+=(const Lanes8& o) {
+        for (int i = 0; i < 8; i++) v[i] += o.v[i];
+        return *this;
+    }
+};
+inline void add_to(float& a, float b) { a += b; }
+inline void add_to(Lanes8& a, const Lanes8& b) { a += b; }
+
+// multi_row_sum: nrows interleaved partial sums, accumulated in 4 cascade levels.
+template <typename Lane, int64_t nrows>
+std::array<Lane, nrows> multi_row_sum(const std::vector<Lane>& x, int64_t begin, int64_t row_stride,
+                                      int64_t col_stride, int64_t size) {
+    constexpr int64_t num_levels = 4;
+    int64_t ceil_log2 = 0;
+    while ((int64_t(1) << ceil_log2) < size) ceil_log2++;
+    const int64_t level_power = std::max<int64_t>(4, ceil_log2 / num_levels);
+    const int64_t level_step = int64_t(1) << level_power;
+    const int64_t level_mask = level_step - 1;
+    Lane acc[num_levels][nrows] = {};
+    int64_t i = 0;
+    for (; i + level_step <= size;) {
+        for (int64_t j = 0; j < level_step; ++j, ++i)
+            for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], x[begin + i * row_stride + k * col_stride]);
+        for (int64_t j = 1; j < num_levels; j++) {
+            for (int64_t k = 0; k < nrows; k++) {
+                add_to(acc[j][k], acc[j - 1][k]);
+                acc[j - 1][k] = Lane{};
+            }
+            if ((i & (level_mask << (j * level_power))) != 0) break;
+        }
+    }
+    for (; i < size; ++i)
+        for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], x[begin + i * row_stride + k * col_stride]);
+    for (int64_t j = 1; j < num_levels; j++)
+        for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], acc[j][k]);
+    std::array<Lane, nrows> ret;
+    for (int64_t k = 0; k < nrows; k++) ret[k] = acc[0][k];
+    return ret;
+}
+
+template <typename Lane>
+Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t size) {
+    constexpr int64_t ilp = 4;
+    const int64_t size_ilp = size / ilp;
+    auto partial = multi_row_sum<Lane, ilp>(x, begin, stride * ilp, stride, size_ilp);
+    for (int64_t i = size_ilp * ilp; i < size; ++i) add_to(partial[0], x[begin + i * stride]);
+    for (int64_t k = 1; k < ilp; k++) add_to(partial[0], partial[k]);
+    return partial[0];
+}
+
+// The sum of n floats starting at x, `stride` apart, in PyTorch's order.
+float pytorch_sum(const float* x, int64_t n, int64_t stride) {
+    if (stride != 1 || n < 8) {
+        std::vector<float> v(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; i++) v[i] = x[i * stride];
+        return row_sum(v, 0, 1, n);
+    }
+    // contiguous: 8-wide vectors through row_sum, the scalar tail first, then the lanes in order
+    const int64_t vec_size = n / 8;
+    std::vector<Lanes8> vecs(static_cast<size_t>(vec_size));
+    for (int64_t i = 0; i < vec_size; i++)
+        for (int l = 0; l < 8; l++) vecs[i].v[l] = x[i * 8 + l];
+    Lanes8 vec_acc = row_sum(vecs, 0, 1, vec_size);
+    float final_acc = 0.0f;
+    for (int64_t k = vec_size * 8; k < n; k++) final_acc += x[k];
+    for (int l = 0; l < 8; l++) final_acc += vec_acc.v[l];
+    return final_acc;
 }
 
 }  // namespace
@@ -336,9 +416,7 @@ Tensor exp(const Tensor& a) {
 }
 
 Tensor sum(const Tensor& a) {
-    float acc = 0.0f;
-    for (float x : a.data) acc += x;
-    return tracked(Tensor({}, {acc}), "SumBackward0", {&a});
+    return tracked(Tensor({}, {pytorch_sum(a.ptr(), a.numel(), 1)}), "SumBackward0", {&a});
 }
 
 Tensor sum(const Tensor& a, int dim, bool keepdim) {
@@ -350,11 +428,7 @@ Tensor sum(const Tensor& a, int dim, bool keepdim) {
     if (keepdim) s[d] = 1; else s.erase(s.begin() + d);
     Tensor out = Tensor::zeros(s);
     for (int64_t o = 0; o < outer; o++) {
-        for (int64_t i = 0; i < inner; i++) {
-            float acc = 0.0f;
-            for (int64_t j = 0; j < n; j++) acc += a.data[(o * n + j) * inner + i];
-            out.data[o * inner + i] = acc;
-        }
+        for (int64_t i = 0; i < inner; i++) out.data[o * inner + i] = pytorch_sum(a.ptr() + o * n * inner + i, n, inner);
     }
     return tracked(std::move(out), "SumBackward1", {&a});
 }
