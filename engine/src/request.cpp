@@ -215,9 +215,10 @@ void check_elements(int64_t n, const std::string& what) {
     }
 }
 
-double dropout_p(Request& r) {
-    double p = r.number("dropout");
-    if (!(p >= 0.0 && p < 1.0)) throw Error("\"dropout\" must be at least 0 and less than 1");
+// A dropout probability, in [0, 1) as the chapter's modules need.
+double dropout_p(Request& r, const char* name) {
+    double p = r.number(name);
+    if (!(p >= 0.0 && p < 1.0)) throw Error(std::string("\"") + name + "\" must be at least 0 and less than 1");
     return p;
 }
 
@@ -232,7 +233,7 @@ struct CausalArgs {
 CausalArgs causal_args(Request& r, bool heads) {
     CausalArgs a{r.tensor("x", 3), r.integer("d_out", 1, lim::kMaxDim),
                  r.integer("context_length", 1, lim::kMaxTokens), heads ? r.integer("num_heads", 1, lim::kMaxHeads) : 1,
-                 dropout_p(r), r.boolean("qkv_bias", false)};
+                 dropout_p(r, "dropout"), r.boolean("qkv_bias", false)};
     const int64_t B = a.x.shape[0], T = a.x.shape[1], d_in = a.x.shape[2];
     if (B > lim::kMaxBatch) throw Error("x has a batch of " + std::to_string(B) + "; the limit is " + std::to_string(lim::kMaxBatch));
     if (T > lim::kMaxTokens) throw Error("x has " + std::to_string(T) + " tokens; the limit is " + std::to_string(lim::kMaxTokens));
@@ -270,7 +271,7 @@ std::string evaluate(const json& j) {
     } else if (op == "dropout") {
         gen.manual_seed(r.seed());
         Tensor x = r.tensor("x", 0);
-        const double p = dropout_p(r);
+        const double p = dropout_p(r, "p");
         answer = result_json(Dropout{p}.forward(x, gen));
     } else if (op == "self_attention_v1" || op == "self_attention_v2") {
         gen.manual_seed(r.seed());

@@ -1,0 +1,228 @@
+"""Makes the reference cases the tests assert, with PyTorch as the oracle.
+
+Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py
+Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers) and
+tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them). The tests never
+need PyTorch: they read these committed files.
+"""
+import json, math, os, sys
+import torch
+import torch.nn as nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, "..", "tests", "fixtures")
+
+
+def jnum(x):
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def result(t):
+    t = t.detach()
+    return {"shape": list(t.shape), "values": [jnum(v) for v in t.reshape(-1).tolist()], "print": str(t)}
+
+
+# --- the chapter's classes, as in the book (and golden_chapter3.py) ---
+class SelfAttention_v1(nn.Module):
+    def __init__(self, d_in, d_out):
+        super().__init__()
+        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
+        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+    def forward(self, x):
+        keys, queries, values = x @ self.W_key, x @ self.W_query, x @ self.W_value
+        attn_weights = torch.softmax((queries @ keys.T) / keys.shape[-1]**0.5, dim=-1)
+        return attn_weights @ values
+
+
+class SelfAttention_v2(nn.Module):
+    def __init__(self, d_in, d_out, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+    def forward(self, x):
+        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
+        attn_weights = torch.softmax((queries @ keys.T) / keys.shape[-1]**0.5, dim=-1)
+        return attn_weights @ values
+
+
+class CausalAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
+        super().__init__()
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))
+    def forward(self, x):
+        b, num_tokens, d_in = x.shape
+        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
+        attn_scores = queries @ keys.transpose(1, 2)
+        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
+        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+        return self.dropout(attn_weights) @ values
+
+
+class MultiHeadAttentionWrapper(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.heads = nn.ModuleList([CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
+                                    for _ in range(num_heads)])
+    def forward(self, x):
+        return torch.cat([head(x) for head in self.heads], dim=-1)
+
+
+class MultiHeadAttention(nn.Module):
+    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+        super().__init__()
+        self.d_out, self.num_heads, self.head_dim = d_out, num_heads, d_out // num_heads
+        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+        self.out_proj = nn.Linear(d_out, d_out)
+        self.dropout = nn.Dropout(dropout)
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+    def forward(self, x):
+        b, num_tokens, d_in = x.shape
+        split = lambda t: t.view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)
+        keys, queries, values = split(self.W_key(x)), split(self.W_query(x)), split(self.W_value(x))
+        attn_scores = queries @ keys.transpose(2, 3)
+        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
+        attn_weights = self.dropout(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1))
+        context_vec = (attn_weights @ values).transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)
+        return self.out_proj(context_vec)
+
+
+def tensor_of(x):
+    """x from a request: nested lists whose numbers may be the strings "inf", "-inf", "nan"."""
+    fix = lambda v: [fix(e) for e in v] if isinstance(v, list) else float(v)
+    return torch.tensor(fix(x), dtype=torch.float32)
+
+
+def answer(req):
+    """What the engine must answer for req: PyTorch's result, in training mode."""
+    op = req["op"]
+    if "seed" in req:
+        torch.manual_seed(req["seed"])
+    x = tensor_of(req["x"]) if "x" in req else None
+    if op == "rand":
+        return result(torch.rand(req["shape"]))
+    if op == "linear":
+        lin = nn.Linear(req["d_in"], req["d_out"], bias=req["bias"])
+        return {"weight": result(lin.weight), "bias": result(lin.bias) if req["bias"] else None}
+    if op == "softmax":
+        return result(torch.softmax(x / req.get("temperature", 1.0), dim=-1))
+    if op == "dropout":
+        return result(nn.Dropout(req["p"]).train()(x))
+    if op == "self_attention_v1":
+        return result(SelfAttention_v1(x.shape[-1], req["d_out"])(x))
+    if op == "self_attention_v2":
+        return result(SelfAttention_v2(x.shape[-1], req["d_out"], req.get("qkv_bias", False))(x))
+    args = (x.shape[-1], req["d_out"], req["context_length"], req["dropout"])
+    if op == "causal_attention":
+        return result(CausalAttention(*args, qkv_bias=req.get("qkv_bias", False)).train()(x))
+    if op == "mha_wrapper":
+        return result(MultiHeadAttentionWrapper(*args, req["num_heads"], req.get("qkv_bias", False)).train()(x))
+    if op == "mha":
+        return result(MultiHeadAttention(*args, req["num_heads"], req.get("qkv_bias", False)).train()(x))
+    raise ValueError(op)
+
+
+def requests():
+    g = torch.Generator().manual_seed(2024)
+    def rnd(*shape, scale=1.0):
+        return (torch.randn(*shape, generator=g) * scale).tolist()
+    book = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+            [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
+    yield "rand 2x3 seed 123", {"op": "rand", "seed": 123, "shape": [2, 3]}
+    yield "rand 4-D seed 0", {"op": "rand", "seed": 0, "shape": [2, 1, 3, 2]}
+    yield "rand 700 values (twist boundary)", {"op": "rand", "seed": 7, "shape": [700]}
+    yield "rand big seed", {"op": "rand", "seed": 2**40 + 5, "shape": [3]}
+    yield "rand 0-d", {"op": "rand", "seed": 3, "shape": []}
+    for seed, d_in, d_out, bias in [(789, 3, 2, False), (1, 5, 4, True), (99, 768, 2, True), (5, 1, 1, True)]:
+        yield "linear %d->%d bias=%s" % (d_in, d_out, bias), {"op": "linear", "seed": seed, "d_in": d_in, "d_out": d_out, "bias": bias}
+    for t in [0.01, 0.1, 0.7, 1.0, 3.0, 100.0]:
+        yield "softmax book scores T=%g" % t, {"op": "softmax", "x": [1.2705, 1.8524, 1.8111, 1.0795, 0.5577, 1.5440], "temperature": t}
+    yield "softmax 2-D random", {"op": "softmax", "x": rnd(5, 9, scale=3.0)}
+    yield "softmax 3-D with -inf", {"op": "softmax", "x": [[[0.5, "-inf", 1.0], [2.0, 1.0, "-inf"]]], "temperature": 2.0}
+    yield "softmax long row", {"op": "softmax", "x": rnd(37, scale=2.0), "temperature": 0.5}
+    for p, seed in [(0.5, 123), (0.1, 7), (0.9, 42), (0.0, 1)]:
+        yield "dropout p=%g" % p, {"op": "dropout", "seed": seed, "p": p, "x": rnd(6, 7)}
+    yield "dropout ones (book mask)", {"op": "dropout", "seed": 123, "p": 0.5, "x": [[1.0] * 6] * 6}
+    yield "v1 book", {"op": "self_attention_v1", "seed": 123, "x": book, "d_out": 2}
+    yield "v1 seed 5 d_out 4", {"op": "self_attention_v1", "seed": 5, "x": rnd(4, 5), "d_out": 4}
+    yield "v2 book", {"op": "self_attention_v2", "seed": 789, "x": book, "d_out": 2}
+    yield "v2 bias d_out 3", {"op": "self_attention_v2", "seed": 11, "x": rnd(7, 3), "d_out": 3, "qkv_bias": True}
+    batch = [book, book]
+    yield "causal book", {"op": "causal_attention", "seed": 123, "x": batch, "d_out": 2, "context_length": 6, "dropout": 0.0}
+    yield "causal dropout 0.5", {"op": "causal_attention", "seed": 123, "x": batch, "d_out": 2, "context_length": 6, "dropout": 0.5}
+    yield "causal short input, bias", {"op": "causal_attention", "seed": 3, "x": rnd(3, 4, 5), "d_out": 3, "context_length": 8, "dropout": 0.2, "qkv_bias": True}
+    yield "wrapper book", {"op": "mha_wrapper", "seed": 123, "x": batch, "d_out": 2, "context_length": 6, "dropout": 0.0, "num_heads": 2}
+    yield "wrapper 3 heads dropout", {"op": "mha_wrapper", "seed": 8, "x": rnd(2, 5, 4), "d_out": 2, "context_length": 5, "dropout": 0.3, "num_heads": 3}
+    yield "mha book", {"op": "mha", "seed": 123, "x": batch, "d_out": 2, "context_length": 6, "dropout": 0.0, "num_heads": 2}
+    yield "mha 4 heads bias dropout", {"op": "mha", "seed": 21, "x": rnd(2, 6, 8), "d_out": 8, "context_length": 10, "dropout": 0.1, "num_heads": 4, "qkv_bias": True}
+    yield "mha 1 head", {"op": "mha", "seed": 2, "x": rnd(1, 4, 3), "d_out": 6, "context_length": 4, "dropout": 0.0, "num_heads": 1}
+    yield "mha long (fused path)", {"op": "mha", "seed": 123, "x": rnd(1, 130, 16), "d_out": 16, "context_length": 200, "dropout": 0.0, "num_heads": 4}
+
+
+def format_cases():
+    g = torch.Generator().manual_seed(7)
+    inf, nan = float("inf"), float("nan")
+    yield "small randn", torch.randn(3, 4, generator=g)
+    yield "sci small", torch.tensor([1e-5, 0.5, 2.0])
+    yield "sci big", torch.tensor([1.5e9, 2.0, -3.0])
+    yield "ratio > 1000", torch.tensor([0.001, 5.0])
+    yield "int large", torch.tensor([1.0, 2000.0])
+    yield "int 1e9", torch.tensor([1e9, 3.0])
+    yield "ints negative", torch.tensor([[-1.0, 2.0], [30.0, 0.0]])
+    yield "non-finite mixed", torch.tensor([inf, -inf, nan, 1.5, -2.25])
+    yield "non-finite ints", torch.tensor([inf, 1.0, nan])
+    yield "only non-finite", torch.tensor([nan, -inf])
+    yield "zeros", torch.zeros(2, 3)
+    yield "negative zero", torch.tensor([-0.0, 0.0, 1.0])
+    yield "rounds to -0", torch.tensor([-0.00001, 0.5])
+    yield "1e308 becomes inf", torch.tensor([1e308, 1.0])
+    yield "denormal", torch.tensor([1e-40, 1.0])
+    yield "wrap 1-D", torch.randn(30, generator=g)
+    yield "wrap 2-D", torch.randn(3, 17, generator=g) * 100
+    yield "4-D", torch.randn(2, 2, 2, 3, generator=g)
+    yield "3-D sci", torch.randn(2, 3, 4, generator=g) * 1e-5
+    yield "summarised 1-D", torch.arange(1200, dtype=torch.float32) / 7
+    yield "summarised 2-D", torch.randn(50, 40, generator=g)
+    yield "summarised 3-D", torch.randn(12, 10, 11, generator=g)
+    yield "summarised rows only", torch.randn(1001, 1, generator=g)
+    yield "0-d", torch.tensor(3.14159)
+    yield "0-d sci", torch.tensor(1.5e-7)
+    yield "0-d int", torch.tensor(-7.0)
+    yield "0-d nan", torch.tensor(nan)
+    yield "grad_fn suffix", (torch.randn(6, 6, generator=g).requires_grad_() * 2)
+    yield "grad_fn wraps", (torch.randn(2, 3, 4, generator=g).requires_grad_() @ torch.randn(4, 11, generator=g))
+    yield "requires_grad leaf", torch.randn(2, generator=g).requires_grad_()
+
+
+def main():
+    os.makedirs(FIXTURES, exist_ok=True)
+    cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in requests()]
+    fmt = []
+    for name, t in format_cases():
+        entry = {"name": name, "shape": list(t.shape),
+                 "values": [jnum(v) for v in t.detach().reshape(-1).tolist()], "print": str(t)}
+        if t.grad_fn is not None:
+            entry["grad_fn"] = type(t.grad_fn).__name__
+        elif t.requires_grad:
+            entry["requires_grad"] = True
+        fmt.append(entry)
+    src = "PyTorch %s, CPU" % torch.__version__
+    json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "reference_cases.json"), "w"), indent=1, allow_nan=False)
+    json.dump({"source": src, "cases": fmt}, open(os.path.join(FIXTURES, "format_cases.json"), "w"), indent=1, allow_nan=False)
+    print(len(cases), "reference cases,", len(fmt), "format cases")
+
+
+if __name__ == "__main__":
+    main()
