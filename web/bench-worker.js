@@ -1,0 +1,259 @@
+// bench.html's worker: loads one engine (our "simd" or "scalar" wasm build, or TF.js's wasm backend on
+// one thread), checks its sgemm and MHA against a float64 reference, then times sgemm and the GPT-2-small
+// MultiHeadAttention. One worker per engine, so engines never share a heap or a thread; no DOM here.
+'use strict';
+
+// Shapes: T = tokens, d = d_in = d_out, H = heads, D = d / H (head_dim).
+const GPT2 = { d: 768, heads: 12 };
+
+function median(values) {
+  const s = values.slice().sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+// Nominal FLOPs, the same for every engine: 2n³ for sgemm; for the MHA the four projections (8·T·d²)
+// plus QKᵀ and weights·V counted dense (4·T²·d), although a causal kernel may skip the masked half.
+const sgemmFlops = (n) => 2 * n * n * n;
+const mhaFlops = (T, d) => 8 * T * d * d + 4 * T * T * d;
+
+// A small deterministic generator (LCG), so the reference inputs do not depend on Math.random.
+function lcgValues(count, seed, lo, hi) {
+  const out = new Float32Array(count);
+  let s = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    out[i] = lo + (hi - lo) * (s / 4294967296);
+  }
+  return out;
+}
+
+// The left operand of the sgemm check, the same in every worker.
+const checkOperand = (n) => lcgValues(n * n, 1, -1, 1);
+
+// ---- our engines: AttentionLabEngine from build/web/engine/loader.js
+
+async function loadOurs(kind, baseUrl) {
+  const loaderUrl = new URL('engine/loader.js', baseUrl).href;
+  importScripts(loaderUrl);
+  const { engine, kind: loaded } = await self.AttentionLabEngine.load({ engine: kind, baseUrl: new URL('engine/', baseUrl).href });
+  if (loaded !== kind) throw new Error(`asked the loader for the ${kind} engine but got ${loaded}`);
+  return engine;
+}
+
+// c (n, n) = a (n, n) · W_query (n, n) through the engine's matmul kernel: self_attention_v1's queries
+// are inputs @ W_query, with W_query = torch.rand(d_in, d_out) after torch.manual_seed(seed).
+function oursSgemmCheck(engine, a, n) {
+  const run = new engine.AttentionRun();
+  try {
+    const err = run.compute('self_attention_v1', a, n, n, 123, n);
+    if (err) throw new Error(err);
+    return { w: run.tensor('W_query').slice(), c: run.tensor('queries').slice() };
+  } finally {
+    run.delete();
+  }
+}
+
+function oursMhaCheck(engine, T) {
+  const x = lcgValues(T * GPT2.d, 7, 0, 1);
+  const out = engine.mhaForward(x, 1, T, GPT2.d, GPT2.d, GPT2.heads, 1024, 0, 123);
+  if (out.error) throw new Error(out.error);
+  return out.values;
+}
+
+function oursTime(value, what) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${what}: ${value}`);
+  return value;
+}
+
+// ---- TF.js: tfjs-core + tfjs-backend-wasm UMD bundles from vendor/tfjs/, one thread
+
+async function loadTfjs(baseUrl) {
+  const dir = new URL('vendor/tfjs/', baseUrl).href;
+  importScripts(dir + 'tf-core.min.js', dir + 'tf-backend-wasm.min.js');
+  const tf = self.tf;
+  // No SharedArrayBuffer threads: the peer runs on one thread, like our engines.
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
+  tf.wasm.setWasmPaths(dir);
+  if (!(await tf.setBackend('wasm'))) throw new Error('TF.js could not start its wasm backend');
+  await tf.ready();
+  return tf;
+}
+
+// TF.js's timings include reading the result back (await data()): the wasm backend runs kernels
+// synchronously, so this is what makes the timing real; the copy is < 1% of every timed figure.
+async function tfTimeMs(tf, runs, f) {
+  const times = [];
+  for (let i = 0; i <= runs; i++) {  // run 0 is the warm-up
+    const start = performance.now();
+    const out = f();
+    await out.data();
+    times.push(performance.now() - start);
+    out.dispose();
+  }
+  if (tf.memory().numTensors > 64) throw new Error(`TF.js leaked tensors (${tf.memory().numTensors})`);
+  return median(times.slice(1));
+}
+
+// The chapter's MultiHeadAttention (Listing 3.5) as TF.js ops. Weights as nn.Linear stores them:
+// (d_out, d_in), so each projection is x @ Wᵀ. qkv_bias = false; out_proj has a bias.
+function makeTfMha(tf, T, d, H, weights) {
+  const D = d / H;
+  const [Wq, Wk, Wv, Wo] = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => tf.tensor2d(weights[k], [d, d]));
+  const bo = tf.tensor1d(weights.bo);
+  // The registered causal mask: -inf above the diagonal (masked_fill_(mask, -inf) as an add).
+  const maskValues = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) maskValues[i * T + j] = -Infinity;
+  const mask = tf.tensor2d(maskValues, [T, T]);
+  const scale = tf.scalar(Math.sqrt(D));
+  const heads = (t) => tf.transpose(tf.reshape(t, [1, T, H, D]), [0, 2, 1, 3]);  // (1, H, T, D)
+  const forward = (x) => tf.tidy(() => {
+    const x2 = tf.reshape(x, [T, d]);
+    const keys = heads(tf.matMul(x2, Wk, false, true));
+    const queries = heads(tf.matMul(x2, Wq, false, true));
+    const values = heads(tf.matMul(x2, Wv, false, true));
+    const attnScores = tf.add(tf.matMul(queries, keys, false, true), mask);  // (1, H, T, T)
+    const attnWeights = tf.softmax(tf.div(attnScores, scale), -1);
+    const context = tf.reshape(tf.transpose(tf.matMul(attnWeights, values), [0, 2, 1, 3]), [T, d]);
+    return tf.reshape(tf.add(tf.matMul(context, Wo, false, true), bo), [1, T, d]);
+  });
+  const dispose = () => tf.dispose([Wq, Wk, Wv, Wo, bo, mask, scale]);
+  return { forward, dispose };
+}
+
+function randomMhaWeights(d, seed) {
+  const bound = 1 / Math.sqrt(d);  // nn.Linear's init range
+  return {
+    Wq: lcgValues(d * d, seed, -bound, bound), Wk: lcgValues(d * d, seed + 1, -bound, bound),
+    Wv: lcgValues(d * d, seed + 2, -bound, bound), Wo: lcgValues(d * d, seed + 3, -bound, bound),
+    bo: lcgValues(d, seed + 4, -bound, bound),
+  };
+}
+
+// Float64 MultiHeadAttention on plain arrays: the reference the TF.js graph is checked against.
+function referenceMha(x, T, d, H, w) {
+  const D = d / H;
+  const proj = (W, b) => {  // x (T, d) @ Wᵀ (+ b)
+    const out = new Float64Array(T * d);
+    for (let t = 0; t < T; t++) for (let o = 0; o < d; o++) {
+      let s = b ? b[o] : 0;
+      for (let i = 0; i < d; i++) s += x[t * d + i] * W[o * d + i];
+      out[t * d + o] = s;
+    }
+    return out;
+  };
+  const q = proj(w.Wq), k = proj(w.Wk), v = proj(w.Wv);
+  const context = new Float64Array(T * d);
+  for (let h = 0; h < H; h++) for (let t = 0; t < T; t++) {
+    // pass 1: scaled scores of the visible keys (0..t) and their max
+    const scores = new Float64Array(t + 1);
+    let max = -Infinity;
+    for (let j = 0; j <= t; j++) {
+      let s = 0;
+      for (let e = 0; e < D; e++) s += q[t * d + h * D + e] * k[j * d + h * D + e];
+      scores[j] = s / Math.sqrt(D);
+      max = Math.max(max, scores[j]);
+    }
+    // pass 2: softmax (max subtracted only for stability) and the weighted sum of values
+    let sum = 0;
+    for (let j = 0; j <= t; j++) { scores[j] = Math.exp(scores[j] - max); sum += scores[j]; }
+    for (let j = 0; j <= t; j++) {
+      for (let e = 0; e < D; e++) context[t * d + h * D + e] += (scores[j] / sum) * v[j * d + h * D + e];
+    }
+  }
+  const out = new Float64Array(T * d);
+  for (let t = 0; t < T; t++) for (let o = 0; o < d; o++) {
+    let s = w.bo[o];
+    for (let i = 0; i < d; i++) s += context[t * d + i] * w.Wo[o * d + i];
+    out[t * d + o] = s;
+  }
+  return out;
+}
+
+// max |got - want| / max |want|
+function relError(got, want) {
+  let err = 0, scale = 0;
+  for (let i = 0; i < want.length; i++) {
+    err = Math.max(err, Math.abs(got[i] - want[i]));
+    scale = Math.max(scale, Math.abs(want[i]));
+  }
+  return err / (scale || 1);
+}
+
+// ---- the job: message in {engine, baseUrl, check: {n, w?}, mhaCheckT, sgemm: [{n, runs}], mha: [{T, runs}]}
+
+const post = (msg) => self.postMessage(msg);
+
+async function runOurs(job) {
+  const engine = await loadOurs(job.engine, job.baseUrl);
+  post({ type: 'ready', detail: `${job.engine} wasm engine` });
+  const { n } = job.check;
+  const a = checkOperand(n);
+  const { w, c } = oursSgemmCheck(engine, a, n);
+  post({ type: 'check', check: 'sgemm', n, a, w, c });
+  post({ type: 'check', check: 'mha', T: job.mhaCheckT, out: oursMhaCheck(engine, job.mhaCheckT) });
+  for (const { n: size, runs } of job.sgemm) {
+    const ms = oursTime(engine.benchSgemm(size, runs), `benchSgemm(${size}, ${runs})`);
+    post({ type: 'result', row: { bench: 'sgemm', engine: job.engine, n: size, ms, gflops: sgemmFlops(size) / ms / 1e6, runs } });
+  }
+  for (const { T, runs } of job.mha) {
+    const ms = oursTime(engine.benchMha(T, runs), `benchMha(${T}, ${runs})`);
+    post({ type: 'result', row: { bench: 'mha_gpt2_small', engine: job.engine, T, ms, gflops: mhaFlops(T, GPT2.d) / ms / 1e6, runs } });
+  }
+}
+
+async function runTfjs(job) {
+  const tf = await loadTfjs(job.baseUrl);
+  const simd = tf.env().getBool('WASM_HAS_SIMD_SUPPORT');
+  const threads = tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT');
+  post({ type: 'ready', detail: `TF.js ${tf.version_core} wasm backend (${simd ? 'SIMD' : 'no SIMD'}, ${threads ? 'threads' : '1 thread'})` });
+  if (threads) throw new Error('TF.js would use threads; the comparison is single-thread');
+
+  // sgemm check on the caller's operands (W_query from our engine when it ran first)
+  const { n } = job.check;
+  const a = checkOperand(n);
+  const w = job.check.w || lcgValues(n * n, 3, 0, 1);
+  const c = tf.tidy(() => tf.matMul(tf.tensor2d(a, [n, n]), tf.tensor2d(w, [n, n])));
+  post({ type: 'check', check: 'sgemm', n, a, w, c: await c.data() });
+  c.dispose();
+
+  // MHA graph check against the float64 reference, at a small size with several heads
+  {
+    const T = job.mhaCheckT, d = 48, H = 4;
+    const weights = randomMhaWeights(d, 11);
+    const x = lcgValues(T * d, 5, 0, 1);
+    const mha = makeTfMha(tf, T, d, H, weights);
+    const xt = tf.tensor3d(x, [1, T, d]);
+    const out = mha.forward(xt);
+    const got = await out.data();
+    tf.dispose([xt, out]);
+    mha.dispose();
+    post({ type: 'check', check: 'mha_graph', T, d, heads: H, relError: relError(got, referenceMha(x, T, d, H, weights)) });
+  }
+
+  for (const { n: size, runs } of job.sgemm) {
+    const [ta, tb] = [tf.randomUniform([size, size], -1, 1, 'float32', 1), tf.randomUniform([size, size], -1, 1, 'float32', 2)];
+    const ms = await tfTimeMs(tf, runs, () => tf.matMul(ta, tb));
+    tf.dispose([ta, tb]);
+    post({ type: 'result', row: { bench: 'sgemm', engine: 'tfjs-wasm', n: size, ms, gflops: sgemmFlops(size) / ms / 1e6, runs } });
+  }
+  for (const { T, runs } of job.mha) {
+    const mha = makeTfMha(tf, T, GPT2.d, GPT2.heads, randomMhaWeights(GPT2.d, 21));
+    const x = tf.randomUniform([1, T, GPT2.d], 0, 1, 'float32', 3);
+    const ms = await tfTimeMs(tf, runs, () => mha.forward(x));
+    x.dispose();
+    mha.dispose();
+    post({ type: 'result', row: { bench: 'mha_gpt2_small', engine: 'tfjs-wasm', T, ms, gflops: mhaFlops(T, GPT2.d) / ms / 1e6, runs } });
+  }
+}
+
+self.onmessage = async (event) => {
+  const job = event.data;
+  try {
+    if (job.engine === 'simd' || job.engine === 'scalar') await runOurs(job);
+    else if (job.engine === 'tfjs-wasm') await runTfjs(job);
+    else throw new Error(`unknown engine ${job.engine}`);
+    post({ type: 'done' });
+  } catch (e) {
+    post({ type: 'error', message: String((e && e.message) || e) });
+  }
+};

@@ -1,0 +1,26 @@
+// Runs exercise 3.3's GPT-2-small MultiHeadAttention off the main thread so the page never freezes.
+// Message in: {loaderUrl, engine, tokens}; out: {tokens, ms, shape, print} or {error}.
+'use strict';
+let ready = null;
+self.onmessage = async (event) => {
+  const { loaderUrl, engine: kind, tokens } = event.data || {};
+  try {
+    if (typeof loaderUrl !== 'string' || !Number.isInteger(tokens) || tokens < 1 || tokens > 1024) {
+      throw new Error('expected {loaderUrl, engine, tokens (1..1024)}');
+    }
+    if (!ready) {
+      importScripts(loaderUrl);
+      ready = self.AttentionLabEngine.load(kind === 'scalar' || kind === 'simd' ? { engine: kind, baseUrl: new URL('.', loaderUrl).href } : { baseUrl: new URL('.', loaderUrl).href });
+    }
+    const { engine } = await ready;
+    // GPT-2 small: d_in = d_out = 768, 12 heads, context_length 1024, dropout 0, inputs torch.rand.
+    const d = 768;
+    const x = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'rand', seed: 123, shape: [1, tokens, d] })));
+    if (x.error) throw new Error(x.error);
+    const out = engine.mhaForward(new Float32Array(x.values), 1, tokens, d, d, 12, 1024, 0.0, 123);
+    if (out.error) throw new Error(out.error);
+    self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: engine.formatTensor(out.values, Array.from(out.shape)) });
+  } catch (e) {
+    self.postMessage({ tokens, error: String(e && e.message || e) });
+  }
+};

@@ -1,0 +1,64 @@
+// DOM helpers for the element: nodes are built with DOM APIs only (no innerHTML), so a learner's
+// words can never become markup. Math goes through katex.render.
+
+// h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes.
+function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') el.textContent = value;
+    else if (key === 'class') el.className = value;
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return el;
+}
+
+// Inline (or display) TeX. The TeX strings are the page's own; numbers in them come from the engine.
+function tex(source, display = false) {
+  const el = h(display ? 'div' : 'span', { class: display ? 'math display' : 'math' });
+  katex.render(source, el, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+  return el;
+}
+
+// A paragraph from mixed parts: strings stay text, ['$', tex] parts become math.
+function para(...parts) {
+  return h('p', null, parts.map((p) => (Array.isArray(p) ? tex(p[1]) : p)));
+}
+
+// 4 decimals, as the book writes numbers in running text.
+const fixed4 = (v) => Number(v).toFixed(4);
+
+// The float32 the engine holds, in full: the shortest decimal that reads back as that float32.
+function fullFloat(v) {
+  for (let digits = 1; digits <= 9; digits++) {
+    const text = Number(v).toPrecision(digits);
+    if (Math.fround(Number(text)) === Math.fround(v)) return String(Number(text));
+  }
+  return String(v);
+}
+
+// The engine's JS print has no grad_fn; this appends one exactly as torch._tensor_str._add_suffixes
+// does (mirrors engine/src/format.cpp add_suffixes: 80 columns, indent 7).
+function withGradFn(print, gradFn) {
+  const body = print.slice(0, -1);          // drop the closing ")"
+  const suffix = `grad_fn=<${gradFn}>`;
+  const nl = body.lastIndexOf('\n');
+  const lastLineLen = body.length - nl + 1;
+  return body + (lastLineLen + suffix.length + 2 > 80 ? ',\n' + ' '.repeat(7) + suffix : ', ' + suffix) + ')';
+}
+
+// A code cell: the book's Python, then what print shows, computed by the engine.
+function codeCell(python, output, extra = {}) {
+  return h('figure', { class: 'cell' },
+    h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: python })),
+    h('pre', { class: 'out', 'aria-label': 'Output', 'data-testid': extra.testid, 'data-cell': extra.cell, text: output }));
+}
+
+// A fresh id for aria links; unique per document even with several elements on one page.
+let idCounter = 0;
+const uid = (stem) => `al-${stem}-${++idCounter}`;

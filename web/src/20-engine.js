@@ -1,0 +1,65 @@
+// Finds and loads the wasm engine next to this script (so the element works when embedded from
+// another origin), and wraps the calls the sections make. Every number on the page comes from here.
+
+// This script's folder; engine/, mha-worker.js live beside it. Captured now: currentScript is only
+// set while the script first runs.
+const BASE_URL = new URL('.', (document.currentScript && document.currentScript.src) || location.href).href;
+const LOADER_URL = new URL('engine/loader.js', BASE_URL).href;
+
+let loaderScript = null;
+function loadLoaderScript() {
+  if (self.AttentionLabEngine) return Promise.resolve();
+  if (!loaderScript) {
+    loaderScript = new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = LOADER_URL;
+      s.onload = () => resolve();
+      s.onerror = () => reject(new Error(`could not load the engine from ${LOADER_URL}`));
+      document.head.append(s);
+    });
+  }
+  return loaderScript;
+}
+
+// One engine per kind ("auto", "simd", "scalar") per page, shared by all <attention-lab> elements.
+const engines = new Map();
+function loadEngine(kind) {
+  if (!engines.has(kind)) {
+    engines.set(kind, loadLoaderScript().then(() =>
+      self.AttentionLabEngine.load(kind === 'auto' ? { baseUrl: new URL('engine/', BASE_URL).href }
+        : { engine: kind, baseUrl: new URL('engine/', BASE_URL).href })));
+  }
+  return engines.get(kind);
+}
+
+// A tensor copied out of the engine: {shape, values (Float32Array), print}.
+function captureRun(run, name) {
+  return { shape: Array.from(run.shape(name)), values: run.tensor(name).slice(), print: run.print(name) };
+}
+
+// engine.evalRequest with a JS object; returns the parsed answer or throws the engine's sentence.
+function evalJson(engine, request) {
+  const answer = JSON.parse(engine.evalRequest(JSON.stringify(request)));
+  if (answer.error) throw new Error(answer.error);
+  return answer;
+}
+
+// Row i of a (rows, cols) tensor as its own tensor, printed by the engine.
+function rowOf(engine, t, i) {
+  const cols = t.shape[t.shape.length - 1];
+  const values = t.values.slice(i * cols, (i + 1) * cols);
+  return { shape: [cols], values, print: engine.formatTensor(values, [cols]) };
+}
+
+// values as nested rows for a JSON request.
+function nested(values, shape) {
+  if (shape.length === 1) return Array.from(values);
+  const inner = shape.slice(1).reduce((a, b) => a * b, 1);
+  return Array.from({ length: shape[0] }, (_, i) => nested(values.subarray(i * inner, (i + 1) * inner), shape.slice(1)));
+}
+
+// The answer of a request whose values may be "inf"/"-inf"/"nan" strings, as a tensor.
+function answerTensor(answer) {
+  const toNum = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === 'nan' ? NaN : v);
+  return { shape: answer.shape, values: Float32Array.from(answer.values, toNum), print: answer.print };
+}

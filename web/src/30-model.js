@@ -1,0 +1,82 @@
+// The learner's inputs (words, vectors, seed, d_out), their validation, and one pass that asks the
+// engine for every tensor the sections show. No arithmetic here: the engine computes, we arrange.
+
+const BOOK_WORDS = ['Your', 'journey', 'starts', 'with', 'one', 'step'];
+const BOOK_SEED = 123;        // torch.manual_seed(123) in 3.4.1, Listing 3.1, 3.5.3, 3.6
+const BOOK_SEED_V2 = 789;     // torch.manual_seed(789) in Listing 3.2
+const BOOK_D_OUT = 2;
+const LIMITS = { value: 1000, word: 20, seedMax: 2147483647, dOutMax: 16 };
+
+// The book's state; inputs come from the engine's own copy of the chapter's inputs.
+function bookState(cells) {
+  return { words: BOOK_WORDS.slice(), inputs: Float32Array.from(cells.get('inputs').values), seed: BOOK_SEED, d_out: BOOK_D_OUT };
+}
+
+// Each parser returns {value} or {error: a sentence saying what to enter}.
+function parseValue(text) {
+  const t = text.trim();
+  if (t === '') return { error: 'Enter a number, e.g. 0.43.' };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return { error: `“${t.slice(0, 12)}” is not a number; enter one like 0.43.` };
+  const v = Number(t);
+  if (!Number.isFinite(v) || Math.abs(v) > LIMITS.value) return { error: `Enter a number from -${LIMITS.value} to ${LIMITS.value}.` };
+  return { value: v === 0 ? 0 : v };   // -0 is 0: the tensor would print "-0." otherwise
+}
+function parseWord(text) {
+  const t = text.trim();
+  if (t === '') return { error: 'Enter a word for this token.' };
+  if (t.length > LIMITS.word) return { error: `Use at most ${LIMITS.word} characters.` };
+  return { value: t };
+}
+function parseInteger(text, lo, hi, example) {
+  const t = text.trim();
+  if (t === '') return { error: `Enter a whole number from ${lo} to ${hi}, e.g. ${example}.` };
+  if (!/^[+-]?\d+$/.test(t)) return { error: `Enter a whole number from ${lo} to ${hi}, e.g. ${example}.` };
+  const v = Number(t);
+  if (v < lo || v > hi) return { error: `${t.length > 12 ? 'That number' : t} is out of range; enter a whole number from ${lo} to ${hi}.` };
+  return { value: v === 0 ? 0 : v };
+}
+const parseSeed = (t) => parseInteger(t, 0, LIMITS.seedMax, BOOK_SEED);
+const parseDOut = (t) => parseInteger(t, 1, LIMITS.dOutMax, BOOK_D_OUT);
+
+const TOKENS = 6, D_IN = 3;
+
+// Everything the sections show for one state. `run` (self_attention_v1) stays alive for the slider.
+function computeAll(engine, state, run, simpleRun) {
+  const R = { state, tokens: TOKENS, d_in: D_IN };
+  const x = state.inputs;
+  const err1 = simpleRun.compute('simplified', x, TOKENS, D_IN, state.seed, state.d_out);
+  if (err1) throw new Error(err1);
+  R.simple = {};
+  for (const name of simpleRun.names()) R.simple[name] = captureRun(simpleRun, name);
+
+  const err2 = run.compute('self_attention_v1', x, TOKENS, D_IN, state.seed, state.d_out);
+  if (err2) throw new Error(err2);
+  R.v1 = {};
+  for (const name of run.names()) R.v1[name] = captureRun(run, name);
+
+  const rows = nested(x, [TOKENS, D_IN]);
+  const batch = [rows, rows];   // torch.stack((inputs, inputs), dim=0)
+  // Each live module: the engine's answer, or its sentence when these sizes do not fit the module.
+  const live = (request, gradFn) => {
+    try {
+      const t = answerTensor(evalJson(engine, request));
+      return { ...t, print: withGradFn(t.print, gradFn) };
+    } catch (e) {
+      return { error: e.message };
+    }
+  };
+  R.sa_v1 = live({ op: 'self_attention_v1', seed: state.seed, x: rows, d_out: state.d_out }, 'MmBackward0');
+  R.sa_v2 = live({ op: 'self_attention_v2', seed: BOOK_SEED_V2, x: rows, d_out: state.d_out }, 'MmBackward0');
+  const causal = { seed: state.seed, x: batch, context_length: TOKENS, dropout: 0.0 };
+  R.ca = live({ op: 'causal_attention', ...causal, d_out: state.d_out }, 'UnsafeViewBackward0');
+  R.mha_wrapper = live({ op: 'mha_wrapper', ...causal, d_out: state.d_out, num_heads: 2 }, 'CatBackward0');
+  R.mha_wrapper_ex32 = live({ op: 'mha_wrapper', ...causal, d_out: 1, num_heads: 2 }, 'CatBackward0');
+  R.mha = live({ op: 'mha', ...causal, d_out: state.d_out, num_heads: 2 }, 'ViewBackward0');
+  return R;
+}
+
+// Is this state the book's own? (Then the book's printed cells apply word for word.)
+function isBookState(state, cells) {
+  const book = bookState(cells);
+  return state.seed === book.seed && state.d_out === book.d_out && state.inputs.every((v, i) => v === book.inputs[i]);
+}

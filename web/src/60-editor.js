@@ -1,0 +1,70 @@
+// The learner's inputs: six words with their vectors, the seed and d_out. A bad field is marked at
+// that field (aria-invalid + a message) and keeps its last good value, so nothing else breaks.
+
+function editorPanel(ctx) {
+  const fields = [];   // {input, parse, apply(value), reset(): text, msg}
+  const grid = h('div', { class: 'scroll' });
+  const table = h('table', { class: 'editor-grid' }, h('caption', { text: 'The input tokens: a word and its 3-dimensional embedding x(i)' }),
+    h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'token' }), h('th', { scope: 'col', text: 'word' }),
+      [1, 2, 3].map((j) => h('th', { scope: 'col', text: `x${j}` })))));
+  const tbody = h('tbody');
+  const messages = h('div', { class: 'messages' });
+
+  function field(input, label, parse, apply, bookText) {
+    const msg = h('p', { class: 'field-error', id: uid('err'), hidden: true });
+    input.setAttribute('aria-label', label);
+    const f = { input, msg, parse, apply, bookText, label };
+    input.addEventListener('input', () => check(f, true));
+    fields.push(f);
+    messages.append(msg);
+    return input;
+  }
+  function check(f, recompute) {
+    const r = f.parse(f.input.value);
+    if (r.error) {
+      f.input.setAttribute('aria-invalid', 'true');
+      f.input.setAttribute('aria-describedby', f.msg.id);
+      f.msg.textContent = `${f.label}: ${r.error}`;
+      f.msg.hidden = false;
+      return;
+    }
+    f.input.removeAttribute('aria-invalid');
+    f.input.removeAttribute('aria-describedby');
+    f.msg.hidden = true;
+    f.msg.textContent = '';
+    f.apply(r.value);
+    if (recompute) ctx.recompute();
+  }
+
+  const book = ctx.book;
+  for (let i = 0; i < TOKENS; i++) {
+    const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
+      `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i]);
+    const cells = [0, 1, 2].map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
+      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => fullFloat(book.inputs[i * D_IN + j]))));
+    tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells));
+  }
+  table.append(tbody);
+  grid.append(table);
+
+  const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'seed' }),
+    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => String(book.seed));
+  const dOutInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
+    'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, () => String(book.d_out));
+  const seedLabel = h('label', null, 'torch.manual_seed(', seedInput, ')');
+  const dOutLabel = h('label', null, 'd_out = ', dOutInput);
+  const reset = h('button', { type: 'button', 'data-testid': 'reset', text: 'Reset to the book’s values' });
+  reset.addEventListener('click', () => { fill(); ctx.recompute(); });
+
+  // Puts the book's values in every field and clears every mark.
+  function fill() {
+    for (const f of fields) { f.input.value = f.bookText(); check(f, false); }
+  }
+  fill();
+
+  const el = h('details', { class: 'editor', open: ctx.open },
+    h('summary', { text: 'Edit the inputs: words, vectors, seed, d_out' }),
+    para('Change any value and every tensor below is recomputed by the engine at once. The book’s values come back with Reset.'),
+    grid, h('div', { class: 'controls' }, seedLabel, dOutLabel, reset), messages);
+  return { el };
+}

@@ -1,0 +1,115 @@
+// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head"
+//                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
+// Defining the element is the only global effect (plus KaTeX's fonts, which must live on document).
+
+const SECTION_BUILDERS = {
+  batched: batchedSection, 'step-by-step': stepsSection, temperature: temperatureSection,
+  classes: classesSection, causal: causalSection, 'multi-head': multiHeadSection,
+};
+const ENGINE_NAMES = { simd: 'WebAssembly SIMD128', scalar: 'WebAssembly scalar' };
+
+let sharedSheet = null;
+function styleSheet() {
+  if (!sharedSheet) {
+    sharedSheet = new CSSStyleSheet();
+    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS);
+  }
+  return sharedSheet;
+}
+
+// @font-face does not work inside a shadow root, so KaTeX's fonts are added to the document's set.
+let fontsAdded = false;
+function addKatexFonts() {
+  if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
+  fontsAdded = true;
+  for (const f of KATEX_FONTS) document.fonts.add(new FontFace(f.family, f.src, { style: f.style, weight: f.weight, display: 'block' }));
+}
+
+class AttentionLabElement extends HTMLElement {
+  static get observedAttributes() { return ['section', 'engine']; }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.adoptedStyleSheets = [styleSheet()];
+    this.generation = 0;
+    this.runs = null;
+  }
+
+  connectedCallback() { addKatexFonts(); this.render(); }
+  disconnectedCallback() { this.generation++; this.freeRuns(); }
+  attributeChangedCallback() { if (this.isConnected) this.render(); }
+
+  freeRuns() {
+    if (this.runs) { this.runs.run.delete(); this.runs.simpleRun.delete(); this.runs = null; }
+  }
+
+  // A visible sentence instead of the content (bad attribute, engine that would not load).
+  showMessage(text) {
+    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
+  }
+
+  async render() {
+    const generation = ++this.generation;
+    const section = (this.getAttribute('section') || 'all').trim();
+    const kind = (this.getAttribute('engine') || 'auto').trim();
+    if (section !== 'all' && !SECTION_BUILDERS[section]) {
+      this.showMessage(`attention-lab: section="${section.slice(0, 40)}" is not a section. Use one of: all, ${Object.keys(SECTION_BUILDERS).join(', ')}.`);
+      return;
+    }
+    if (!['auto', 'simd', 'scalar'].includes(kind)) {
+      this.showMessage(`attention-lab: engine="${kind.slice(0, 40)}" is not an engine. Use auto, simd or scalar.`);
+      return;
+    }
+    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' })));
+    let loaded;
+    try {
+      loaded = await loadEngine(kind);
+    } catch (e) {
+      if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}`);
+      return;
+    }
+    if (generation !== this.generation) return;
+    this.build(section, loaded.engine, loaded.kind);
+  }
+
+  build(section, engine, kind) {
+    const cells = new Map(JSON.parse(engine.bookCells()).map((c) => [c.id, c]));
+    this.freeRuns();
+    this.runs = { run: new engine.AttentionRun(), simpleRun: new engine.AttentionRun() };
+    const book = bookState(cells);
+    let results = null;
+    const status = h('p', { class: 'note error', role: 'alert', hidden: true });
+    const ctx = {
+      engine, cells, book, state: bookState(cells), open: section === 'all',
+      run: () => this.runs.run, kind: () => kind, results: () => results,
+      recompute: () => {
+        try {
+          results = computeAll(engine, ctx.state, this.runs.run, this.runs.simpleRun);
+          status.hidden = true;
+        } catch (e) {
+          status.textContent = `The engine could not compute this: ${e.message}`;
+          status.hidden = false;
+          return;
+        }
+        for (const s of sections) s.update(results);
+      },
+    };
+    const names = section === 'all' ? SECTIONS : [section];
+    const sections = names.map((name) => SECTION_BUILDERS[name](ctx));
+    const lab = h('div', { class: 'lab' });
+    if (section === 'all') {
+      lab.append(h('header', { class: 'intro' },
+        h('h1', { text: 'Self-attention with trainable weights' }),
+        para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
+      ladder(this.shadowRoot));
+    }
+    if (section !== 'temperature') lab.append(editorPanel(ctx).el);
+    lab.append(status, ...sections.map((s) => s.el),
+      h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINE_NAMES[kind] || kind}` })));
+    this.shadowRoot.replaceChildren(lab);
+    ctx.recompute();
+  }
+}
+
+if (!customElements.get('attention-lab')) customElements.define('attention-lab', AttentionLabElement);
