@@ -1,0 +1,73 @@
+// Embedding: <attention-lab> loaded by a page of another origin (two servers, two ports) finds its
+// engine next to its own script; embed.html?section=... posts its height to the parent only.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
+
+let browser, widget, host, hostDir;
+before(async () => {
+  browser = await launch();
+  widget = await startServer();
+  hostDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-host-'));
+  // The widget's server is 127.0.0.1, the host's "localhost": different origins (host and port).
+  const w = widget.url;
+  fs.writeFileSync(path.join(hostDir, 'element.html'), `<!doctype html><meta charset="utf-8"><title>host</title>
+<h1>A course page</h1><attention-lab section="temperature"></attention-lab>
+<attention-lab section="classes" engine="scalar"></attention-lab>
+<attention-lab section="bogus"></attention-lab>
+<script src="${w}attention-lab.js"></script>`);
+  fs.writeFileSync(path.join(hostDir, 'iframe.html'), `<!doctype html><meta charset="utf-8"><title>host</title>
+<iframe id="f" src="${w}embed.html?section=step-by-step" style="width:600px;height:200px;border:0"></iframe>
+<script src="host.js"></script>`);
+  fs.writeFileSync(path.join(hostDir, 'host.js'), `window.heights = [];
+window.addEventListener('message', (e) => { if (e.data && e.data.type === 'attention-lab:height') window.heights.push({ origin: e.origin, height: e.data.height }); });`);
+  host = await startServer(hostDir);
+  host.url = host.url.replace('127.0.0.1', 'localhost');
+});
+after(async () => { await browser.close(); await widget.close(); await host.close(); fs.rmSync(hostDir, { recursive: true, force: true }); });
+
+test('the custom element works from another origin, one section each, bad section → message', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${host.url}element.html`);
+  await waitForLab(page);
+  await page.locator('attention-lab[section=classes] [data-cell="3.4.2/sa_v1"]').waitFor();
+  assert.equal(await page.locator('attention-lab[section=temperature] [data-testid=temperature-weights]').textContent(),
+    '0.1500 0.2264 0.2199 0.1311 0.0906 0.1820');
+  const shown = await shownCells(page);
+  assert.equal(shown['3.4.2/sa_v1'], cellLine('3.4.2/sa_v1'));
+  assert.equal(shown['3.4.2/sa_v2'], cellLine('3.4.2/sa_v2'));
+  assert.equal(await page.locator('attention-lab[section=classes] [data-testid=engine-footer]').textContent(), 'Engine: WebAssembly scalar');
+  assert.match(await page.locator('attention-lab[section=bogus] [data-testid=lab-error]').textContent(), /section="bogus" is not a section/);
+  // one section only: the temperature element has no other sections and no global styles leaked
+  assert.equal(await page.locator('attention-lab[section=temperature] [data-section]').count(), 1);
+  assert.equal(await page.evaluate(() => document.styleSheets.length), 0);
+  assert.equal(await page.evaluate(() => typeof window.katex), 'undefined');
+  assert.deepEqual(problems, []);
+});
+
+test('embed.html posts its height to the parent', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${host.url}iframe.html`);
+  const frame = page.frameLocator('#f');
+  await frame.locator('[data-cell="3.4.1/attn_weights_2"]').waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => window.heights.some((m) => m.height > 1000));
+  const heights = await page.evaluate(() => window.heights);
+  assert.ok(heights.every((m) => m.origin === new URL(document.getElementById('f').src).origin));
+  const last = heights[heights.length - 1].height;
+  const actual = await page.frames()[1].evaluate(() => document.documentElement.scrollHeight);
+  assert.equal(last, actual);
+  assert.deepEqual(problems, []);
+});
+
+test('embed.html with a bad section shows the message in the frame', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${widget.url}embed.html?section=%3Cimg%20src=x%3E`);
+  const msg = await page.locator('[data-testid=lab-error]').textContent();
+  assert.match(msg, /section="<img src=x>" is not a section/);
+  assert.equal(await page.locator('attention-lab img').count(), 0);
+  assert.deepEqual(problems, []);
+});

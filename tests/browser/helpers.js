@@ -1,0 +1,83 @@
+// Shared by the browser tests: the system chromium through playwright-core (never a downloaded
+// browser), local servers for build/web, the golden chapter, and the native CLI as an independent oracle.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { chromium } = require('playwright-core');
+
+const ROOT = path.resolve(__dirname, '../..');
+const WEB = path.join(ROOT, 'build/web');
+const SCREENSHOTS = path.join(ROOT, 'build/screenshots');
+const GOLDEN = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/chapter3.json'), 'utf8'));
+const CELLS = new Map(GOLDEN.cells.map((c) => [c.id, c]));
+const cellLine = (id) => { const c = CELLS.get(id); return c.label ? `${c.label} ${c.print}` : c.print; };
+
+async function launch() {
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    async close() { await context.close(); fs.rmSync(userDataDir, { recursive: true, force: true }); },
+  };
+}
+
+// build/web (or another folder) on a free port of 127.0.0.1.
+async function startServer(root = WEB) {
+  const { serve } = await import(path.join(ROOT, 'web/serve.mjs'));
+  const server = await serve(root, 0);
+  return { server, url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+// A page that records console errors, page errors and CSP violations.
+async function newPage(context) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`);
+    });
+  });
+  return { page, problems };
+}
+
+// Waits until the element has computed its first results (the footer names the engine).
+async function waitForLab(page, timeout = 30000) {
+  await page.locator('[data-testid=engine-footer]').first().waitFor({ timeout });
+  await page.waitForFunction(() => {
+    const lab = document.querySelector('attention-lab');
+    return lab && lab.shadowRoot && lab.shadowRoot.querySelector('[data-cell]');
+  }, null, { timeout });
+}
+
+// The shown text of every [data-cell] output, by cell id.
+async function shownCells(page) {
+  return page.evaluate(() => {
+    const out = {};
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.dataset && el.dataset.cell) out[el.dataset.cell] = el.textContent;
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    return out;
+  });
+}
+
+// The native engine's answer to one eval request (the same code the wasm engines are built from).
+function nativeEval(request) {
+  const cli = path.join(ROOT, 'build/native/attention-lab');
+  return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request) }).toString());
+}
+
+module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, shownCells, nativeEval };

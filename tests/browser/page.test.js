@@ -1,0 +1,106 @@
+// The whole page over http: it shows the chapter's printed tensors exactly as the golden chapter
+// has them, names the SIMD engine, logs no errors, keeps its CSP, and fits a 390 px phone.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
+
+// Every cell the page must show, word for word as PyTorch printed it.
+const MUST_SHOW = [
+  '3.3.2/attn_weights', '3.3.2/all_context_vecs', 'toy/all_context_vecs',
+  '3.4.1/query_2', '3.4.1/keys.shape', '3.4.1/attn_score_22', '3.4.1/attn_scores_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2',
+  '3.4.2/sa_v1', '3.4.2/sa_v2', 'ex3.1/sa_v1_with_v2_weights',
+  '3.5.1/attn_weights', '3.5.1/mask_simple', '3.5.1/masked_simple', '3.5.1/masked_simple_norm', '3.5.1/masked', '3.5.1/attn_weights_causal',
+  '3.5.2/dropout_ones', '3.5.2/dropout_attn_weights', '3.5.3/batch.shape', '3.5.3/context_vecs',
+  '3.6.1/context_vecs', 'ex3.2/context_vecs', '3.6.2/a_at_aT', '3.6.2/context_vecs', 'ex3.3/num_params',
+];
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+test('desktop: every printed tensor equals the golden chapter, SIMD engine, no errors', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  const shown = await shownCells(page);
+  for (const id of MUST_SHOW) {
+    assert.ok(id in shown, `the page does not show cell ${id}`);
+    assert.equal(shown[id], cellLine(id), `cell ${id} differs from PyTorch's print`);
+  }
+  assert.equal(await page.locator('[data-testid=engine-footer]').textContent(), 'Engine: WebAssembly SIMD128');
+  // the worked numbers of 3.4.1 in running text and the highlighted rung
+  assert.match(await page.locator('[data-testid=omega22]').textContent(), /1\.8524/);
+  assert.match(await page.locator('[data-testid=z2]').textContent(), /0\.3061.*0\.8210/s);
+  assert.match(await page.locator('[data-testid=v1-row2]').textContent(), /exactly z\(2\)/);
+  assert.equal(await page.locator('.ladder [aria-current=step]').textContent(), 'Self-attention with trainable weights');
+  // the book's figure: W_query drawn to 1 decimal, the full value on focus
+  const cell = page.locator('[data-matrix=W_query] td').first();
+  assert.equal(await cell.textContent(), '0.3');
+  const full = Number(await cell.getAttribute('data-full'));
+  assert.equal(Math.fround(full), Math.fround(CELLS.get('3.4.1/W_query').values[0]));
+  await cell.focus();
+  assert.equal(await cell.evaluate((el) => getComputedStyle(el, '::after').content), `"${await cell.getAttribute('data-full')}"`);
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280.png'), fullPage: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280-top.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('the ladder links reach every rung', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  for (const id of ['batched', 'step-by-step', 'causal', 'multi-head']) {
+    await page.locator(`.ladder a[href="#al-${id}"]`).click();
+    const focused = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.activeElement?.id);
+    assert.equal(focused, `al-${id}`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('phone, 390 px: no horizontal scrolling', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(server.url);
+  await waitForLab(page);
+  const width = await page.evaluate(() => document.scrollingElement.scrollWidth);
+  assert.ok(width <= 390, `the page is ${width} px wide at 390`);
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-390.png'), fullPage: true });
+  await page.locator('[data-section=temperature]').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-390-temperature.png') });
+  assert.deepEqual(problems, []);
+});
+
+test('scalar fallback: ?engine=scalar names the scalar engine and prints the same numbers', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?engine=scalar`);
+  await waitForLab(page);
+  assert.equal(await page.locator('[data-testid=engine-footer]').textContent(), 'Engine: WebAssembly scalar');
+  const shown = await shownCells(page);
+  for (const id of MUST_SHOW) assert.equal(shown[id], cellLine(id), `scalar engine: cell ${id}`);
+  assert.equal(await page.locator('[data-testid=temperature-weights]').textContent(), '0.1500 0.2264 0.2199 0.1311 0.0906 0.1820');
+  assert.deepEqual(problems, []);
+});
+
+test('a bad section or engine value shows a clear message, not a crash', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=nonsense`);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, batched/);
+  await page.goto(`${server.url}?engine=gpu`);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /engine="gpu" is not an engine/);
+  assert.deepEqual(problems, []);
+});
+
+test('opened from file:// (double-clicked) it works the same', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`file://${path.join(__dirname, '../../build/web/index.html')}`);
+  await waitForLab(page);
+  const shown = await shownCells(page);
+  for (const id of ['3.4.1/attn_weights_2', '3.4.2/sa_v1', '3.6.2/context_vecs']) assert.equal(shown[id], cellLine(id));
+  assert.match(await page.locator('[data-testid=engine-footer]').textContent(), /^Engine: WebAssembly (SIMD128|scalar)$/);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,87 @@
+// The temperature slider: its default (√d_k) reproduces the book's weights, both ends behave as the
+// text says (step function at 0.01, uniform at 100), it works from the keyboard, and an update is cheap.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { CELLS, launch, startServer, newPage, waitForLab, nativeEval } = require('./helpers');
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+const scores2 = CELLS.get('3.4.1/attn_scores_2').values;
+// The native engine's softmax(ω2 / T), to 4 decimals: an oracle outside the browser.
+const expected = (T) => nativeEval({ op: 'softmax', x: scores2, temperature: T }).values.map((v) => v.toFixed(4)).join(' ');
+const weights = (page) => page.locator('[data-testid=temperature-weights]').textContent();
+const slider = (page) => page.locator('[data-testid=temperature-slider]');
+
+async function open(section = 'all') {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=${section}`);
+  await waitForLab(page);
+  return { page, problems };
+}
+
+test('default is √d_k and shows the book\'s attn_weights_2', async () => {
+  const { page, problems } = await open();
+  assert.equal(await weights(page), '0.1500 0.2264 0.2199 0.1311 0.0906 0.1820');
+  assert.equal(await weights(page), CELLS.get('3.4.1/attn_weights_2').values.map((v) => v.toFixed(4)).join(' '));
+  assert.match(await slider(page).getAttribute('aria-valuetext'), /√d_k/);
+  // its accessible name contains "Temperature"
+  const name = await slider(page).evaluate((el) => el.labels[0].textContent);
+  assert.match(name, /Temperature/);
+  assert.deepEqual(problems, []);
+});
+
+test('both ends: T = 0.01 is a step function, T = 100 is uniform; numbers equal the engine\'s', async () => {
+  const { page, problems } = await open('temperature');
+  await slider(page).focus();
+  await page.keyboard.press('Home');
+  const low = await weights(page);
+  assert.equal(low, expected(0.01));
+  assert.ok(low.split(' ').includes('1.0000'), `one weight takes everything at T = 0.01: ${low}`);
+  assert.match(await page.locator('[data-testid=temperature-regime]').textContent(), /Step function/);
+  await page.keyboard.press('End');
+  const high = await weights(page);
+  assert.equal(high, expected(100));
+  const vals = high.split(' ').map(Number);
+  assert.ok(Math.max(...vals) - Math.min(...vals) < 0.01, `near uniform at T = 100: ${high}`);
+  assert.match(await page.locator('[data-testid=temperature-regime]').textContent(), /uniform/);
+  assert.deepEqual(problems, []);
+});
+
+test('keyboard: arrows move the slider one step and recompute; T = 1 is exact', async () => {
+  const { page, problems } = await open('temperature');
+  await slider(page).focus();
+  const start = Number(await slider(page).inputValue());
+  await page.keyboard.press('ArrowRight');
+  assert.equal(Number(await slider(page).inputValue()), start + 1);
+  assert.equal(await weights(page), expected(10 ** ((start + 1) / 100)));
+  for (let i = 0; i < start + 1; i++) await page.keyboard.press('ArrowLeft');
+  assert.equal(Number(await slider(page).inputValue()), 0);
+  assert.equal(await weights(page), expected(1));
+  assert.equal(await weights(page), CELLS.get('slider/T=1').print.replace(/^tensor\(\[|\]\)$/g, '').split(', ').join(' '));
+  assert.deepEqual(problems, []);
+});
+
+test('an update stays within a frame: p95 of input → style/layout ≤ 4 ms', async () => {
+  const { page, problems } = await open('temperature');
+  const p95 = await page.evaluate(() => {
+    const lab = document.querySelector('attention-lab');
+    const input = lab.shadowRoot.querySelector('[data-testid=temperature-slider]');
+    const bars = lab.shadowRoot.querySelector('.bars');
+    const times = [];
+    for (let i = 0; i < 200; i++) {
+      const t0 = performance.now();
+      input.value = String(-200 + (i * 7) % 401);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      bars.getBoundingClientRect();           // force style and layout inside the measurement
+      void getComputedStyle(bars.firstChild.querySelector('.bar')).transform;
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length * 0.95)];
+  });
+  assert.ok(p95 <= 4, `p95 slider update ${p95.toFixed(2)} ms`);
+  assert.deepEqual(problems, []);
+});
