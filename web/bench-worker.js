@@ -94,27 +94,36 @@ async function tfTimeMs(tf, runs, f) {
   return median(times.slice(1));
 }
 
-// The chapter's MultiHeadAttention (Listing 3.5) as TF.js ops. Weights as nn.Linear stores them:
-// (d_out, d_in), so each projection is x @ Wᵀ. qkv_bias = false; out_proj has a bias.
+// The chapter's MultiHeadAttention (Listing 3.5) as TF.js ops, in the formulation TF.js's wasm backend
+// runs fastest. Its BatchMatMul uses XNNPACK only for one batch without transposes (tfjs-backend-wasm
+// src/cc/batch_mat_mul_impl.cc); a batched or transposeB matMul falls back to a naive loop 10-15x slower
+// here. So: weights pre-transposed once to (d_in, d_out), as tf.layers.dense stores them; heads as 2-D
+// slices; Kᵀ made by a transpose. Weights arrive as nn.Linear stores them: (d_out, d_in); qkv_bias =
+// false, out_proj has a bias.
 function makeTfMha(tf, T, d, H, weights) {
   const D = d / H;
-  const [Wq, Wk, Wv, Wo] = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => tf.tensor2d(weights[k], [d, d]));
+  const [Wq, Wk, Wv, Wo] = ['Wq', 'Wk', 'Wv', 'Wo'].map((k) => tf.tidy(() => tf.transpose(tf.tensor2d(weights[k], [d, d]))));
   const bo = tf.tensor1d(weights.bo);
   // The registered causal mask: -inf above the diagonal (masked_fill_(mask, -inf) as an add).
   const maskValues = new Float32Array(T * T);
   for (let i = 0; i < T; i++) for (let j = i + 1; j < T; j++) maskValues[i * T + j] = -Infinity;
   const mask = tf.tensor2d(maskValues, [T, T]);
   const scale = tf.scalar(Math.sqrt(D));
-  const heads = (t) => tf.transpose(tf.reshape(t, [1, T, H, D]), [0, 2, 1, 3]);  // (1, H, T, D)
+  // (T, d) -> H tensors (T, D), or (D, T) with keysT
+  const heads = (t, keysT) => tf.unstack(tf.transpose(tf.reshape(t, [T, H, D]), keysT ? [1, 2, 0] : [1, 0, 2]));
   const forward = (x) => tf.tidy(() => {
     const x2 = tf.reshape(x, [T, d]);
-    const keys = heads(tf.matMul(x2, Wk, false, true));
-    const queries = heads(tf.matMul(x2, Wq, false, true));
-    const values = heads(tf.matMul(x2, Wv, false, true));
-    const attnScores = tf.add(tf.matMul(queries, keys, false, true), mask);  // (1, H, T, T)
-    const attnWeights = tf.softmax(tf.div(attnScores, scale), -1);
-    const context = tf.reshape(tf.transpose(tf.matMul(attnWeights, values), [0, 2, 1, 3]), [T, d]);
-    return tf.reshape(tf.add(tf.matMul(context, Wo, false, true), bo), [1, T, d]);
+    const keysT = heads(tf.matMul(x2, Wk), true);
+    const queries = heads(tf.matMul(x2, Wq));
+    const values = heads(tf.matMul(x2, Wv));
+    const contextHeads = queries.map((q, h) => {
+      const attnScores = tf.add(tf.matMul(q, keysT[h]), mask);  // (T, T)
+      const attnWeights = tf.softmax(tf.div(attnScores, scale), -1);
+      return tf.matMul(attnWeights, values[h]);  // (T, D)
+    });
+    // concatenating the heads along the feature axis = transpose back + reshape to (T, d)
+    const context = tf.concat(contextHeads, 1);
+    return tf.reshape(tf.add(tf.matMul(context, Wo), bo), [1, T, d]);
   });
   const dispose = () => tf.dispose([Wq, Wk, Wv, Wo, bo, mask, scale]);
   return { forward, dispose };

@@ -1,0 +1,330 @@
+// The browser benchmark harness (./scripts/bench runs it): native bench, the PyTorch peer if present, then
+// one headless Chromium run of bench.html (SIMD, scalar, TF.js wasm) and index.html's responsiveness and
+// download size; checks the targets and rewrites docs/performance.md's "## Browser" section only.
+// Usage: node scripts/bench_browser.mjs [--quick] [--no-docs]   (--quick: tiny sizes, never writes docs)
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import zlib from 'node:zlib';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const WEB = path.join(ROOT, 'build/web');
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync'];
+
+// The issue's targets; a miss is reported with its margin, never loosened here.
+const TARGETS = { simdOverScalarSgemm: 3, wasmOverNativeMha: 2.5, sliderP95Ms: 4, longTaskMs: 50, gzipKB: 300 };
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.woff2': 'font/woff2',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json',
+};
+
+// A static server for a folder on 127.0.0.1 (a free port); identity encoding, so sizes are raw bodies.
+export function serveDir(dir) {
+  const server = http.createServer((req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = path.join(dir, urlPath.endsWith('/') ? `${urlPath}index.html` : urlPath);
+    if (!file.startsWith(dir + path.sep) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) });
+  }));
+}
+
+// The system Chromium (never a downloaded one), headless, in a fresh temporary profile.
+export async function launchChromium() {
+  const { chromium } = await import('playwright-core');
+  const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-chromium-'));
+  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return {
+    context,
+    close: async () => { await context.close(); fs.rmSync(userDataDir, { recursive: true, force: true }); },
+  };
+}
+
+// Waits for window.benchDone on bench.html?<query>; returns {results, checks, engines, error, longTasks}.
+export async function runBenchPage(context, baseUrl, query, timeoutMs) {
+  const page = await context.newPage();
+  await page.addInitScript(observeLongTasks);
+  const consoleErrors = [];
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(new URL(`bench.html${query}`, baseUrl).href);
+  await page.waitForFunction(() => window.benchDone === true, null, { timeout: timeoutMs, polling: 500 });
+  const out = await page.evaluate(() => ({
+    results: window.benchResults, checks: window.benchChecks, engines: window.benchEngines,
+    error: window.benchError || null, longTasks: window.__longTasks,
+  }));
+  out.pageErrors = consoleErrors;
+  await page.close();
+  return out;
+}
+
+// Runs in the page before its scripts (CDP injection, so the page's CSP does not apply).
+function observeLongTasks() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+}
+
+// index.html: everything it downloads (gzip -9 of each body), long tasks while it loads and runs the
+// GPT-2 demo, and the temperature slider's update time.
+async function measureIndex(context, baseUrl) {
+  const page = await context.newPage();
+  await page.addInitScript(observeLongTasks);
+  const bodies = new Map();
+  const pending = [];
+  // Context-level, so requests made by the page's workers count too; one entry per URL.
+  const onResponse = (response) => {
+    const url = response.url();
+    if (!url.startsWith(baseUrl) || bodies.has(url) || response.status() !== 200) return;
+    bodies.set(url, null);
+    pending.push(response.body().then((b) => bodies.set(url, b), () => bodies.delete(url)));
+  };
+  context.on('response', onResponse);
+  await page.goto(new URL('index.html', baseUrl).href, { waitUntil: 'load' });
+  const slider = page.getByTestId('temperature-slider');
+  const weights = page.getByTestId('temperature-weights');
+  await weights.filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
+
+  // Slider: one update = dispatch 'input' (the page's handler runs synchronously: engine softmax,
+  // text, transforms) and then force style + layout by reading geometry; timed with performance.now()
+  // in the page. One update per animation frame, as a dragging hand produces them.
+  const slide = await slider.evaluate(async (el, out) => {
+    const lo = Number(el.min), hi = Number(el.max);
+    const times = [];
+    let changed = 0;
+    for (let i = 0; i < 220; i++) {
+      const pos = lo + ((i * 37) % (hi - lo + 1));  // hops across the whole range, never the same twice
+      const before = out.textContent;
+      el.value = String(pos);
+      const start = performance.now();
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      out.getBoundingClientRect();
+      document.documentElement.offsetHeight;
+      const ms = performance.now() - start;
+      if (i >= 20) { times.push(ms); if (out.textContent !== before) changed++; }  // the first 20 warm up
+      await new Promise(requestAnimationFrame);
+    }
+    times.sort((a, b) => a - b);
+    const q = (p) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
+    return { updates: times.length, changed, p50: q(0.5), p95: q(0.95), max: times[times.length - 1] };
+  }, await weights.elementHandle());
+
+  // GPT-2 demo: every T of the page's list, in its worker; the main thread must stay free.
+  await page.getByTestId('mha-run-all').click();
+  await page.getByTestId('mha-ms-1024').waitFor({ timeout: 300_000 });
+  const demoMs = await page.getByTestId('mha-ms-1024').textContent();
+  await page.waitForTimeout(500);  // let the last long-task entries arrive
+  const longTasks = await page.evaluate(() => window.__longTasks);
+  await Promise.all(pending);
+  context.off('response', onResponse);
+  await page.close();
+
+  const files = [...bodies].filter(([, b]) => b).map(([url, body]) => ({
+    path: url.slice(baseUrl.length), bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length,
+  })).sort((a, b) => b.gzip - a.gzip);
+  return {
+    slider: slide, longTasks, demoT1024Ms: Number(demoMs),
+    download: { files, gzipBytes: files.reduce((s, f) => s + f.gzip, 0), rawBytes: files.reduce((s, f) => s + f.bytes, 0) },
+  };
+}
+
+// `attention-lab bench --json`: one JSON object a line.
+function runNative() {
+  const exe = path.join(ROOT, 'build/native/attention-lab');
+  if (!fs.existsSync(exe)) return { error: 'build/native/attention-lab is missing (./scripts/build native)' };
+  try {
+    const text = execFileSync(exe, ['bench', '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return { rows: text.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l)) };
+  } catch (e) {
+    return { error: `attention-lab bench --json failed: ${(e.stderr || e.message || '').toString().trim()}` };
+  }
+}
+
+// scripts/bench_pytorch_peer.py (the kernels engineer's), if present: JSON lines like the native bench.
+function runPytorchPeer() {
+  const script = path.join(ROOT, 'scripts/bench_pytorch_peer.py');
+  if (!fs.existsSync(script)) return { error: 'scripts/bench_pytorch_peer.py is absent: PyTorch peer skipped' };
+  try {
+    const text = execFileSync('/usr/bin/python3', [script, '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 900_000 });
+    return { rows: text.split('\n').filter((l) => l.trim().startsWith('{')).map((l) => JSON.parse(l)) };
+  } catch (e) {
+    return { error: `PyTorch peer skipped: ${(e.stderr || e.message || '').toString().trim().split('\n').pop()}` };
+  }
+}
+
+function machine(chromiumVersion) {
+  const lscpu = execFileSync('lscpu', { encoding: 'utf8' });
+  const model = (/^Model name:\s*(.+)$/m.exec(lscpu) || [])[1] || os.cpus()[0].model;
+  const flags = (/^Flags:\s*(.+)$/m.exec(lscpu) || [])[1] || '';
+  return {
+    cpu: model.trim(), cores: os.cpus().length, avx2: / avx2 /.test(` ${flags} `), chromium: chromiumVersion,
+    node: process.version, date: new Date().toISOString().slice(0, 10),
+    tfjs: JSON.parse(fs.readFileSync(path.join(ROOT, 'node_modules/@tensorflow/tfjs-core/package.json'), 'utf8')).version,
+  };
+}
+
+// ---- the report
+
+const find = (rows, bench, engine, size) => (rows || []).find((r) => r.bench === bench && (r.engine ?? r.kernel) === engine
+  && (bench === 'sgemm' ? r.n === size : r.T === size));
+
+function evaluate(bench, index, native) {
+  const ms = (engine, bench_, size) => find(bench.results, bench_, engine, size)?.ms;
+  const nat = (kernel, bench_, size) => find(native.rows, bench_, kernel, size)?.ms;
+  const target = (name, measured, limit, ok, unit, how) => ({ name, measured, limit, ok, unit, how });
+  const ratio = (a, b) => (a && b ? a / b : NaN);
+  const maxLong = Math.max(0, ...[...index.longTasks, ...bench.longTasks].map((t) => t.ms));
+  const speedup = ratio(ms('scalar', 'sgemm', 1024), ms('simd', 'sgemm', 1024));
+  const vsTfSgemm = ratio(ms('simd', 'sgemm', 1024), ms('tfjs-wasm', 'sgemm', 1024));
+  const vsTfMha = ratio(ms('simd', 'mha_gpt2_small', 1024), ms('tfjs-wasm', 'mha_gpt2_small', 1024));
+  const vsNative = ratio(ms('simd', 'mha_gpt2_small', 1024), nat('avx2', 'mha_gpt2_small', 1024));
+  return [
+    target('SIMD vs scalar, sgemm 1024 (speed-up)', speedup, TARGETS.simdOverScalarSgemm, speedup >= TARGETS.simdOverScalarSgemm, '×', '≥'),
+    target('SIMD time / TF.js time, sgemm 1024', vsTfSgemm, 1, vsTfSgemm <= 1, '×', '≤'),
+    target('SIMD time / TF.js time, MHA T=1024', vsTfMha, 1, vsTfMha <= 1, '×', '≤'),
+    target('wasm SIMD MHA / native AVX2 MHA, T=1024', vsNative, TARGETS.wasmOverNativeMha, vsNative <= TARGETS.wasmOverNativeMha, '×', '≤'),
+    target('slider update p95 (handler + style + layout)', index.slider.p95, TARGETS.sliderP95Ms,
+      index.slider.p95 <= TARGETS.sliderP95Ms && index.slider.changed === index.slider.updates, 'ms', '≤'),
+    target('longest main-thread task (index.html + GPT-2 demo, bench.html)', maxLong, TARGETS.longTaskMs, maxLong <= TARGETS.longTaskMs, 'ms', '≤'),
+    target('index.html download, gzip', index.download.gzipBytes / 1024, TARGETS.gzipKB, index.download.gzipBytes / 1024 <= TARGETS.gzipKB, 'KB', '≤'),
+  ];
+}
+
+const f = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+
+function markdown(bench, index, native, peer, targets, m) {
+  const lines = [];
+  const engines = [['simd', 'ours, wasm SIMD'], ['scalar', 'ours, wasm scalar'], ['tfjs-wasm', `TF.js ${m.tfjs} wasm`]];
+  const cell = (r) => (r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms (${f(r.gflops)} GFLOP/s)` : '—');
+  const sizes = [['sgemm', 256], ['sgemm', 512], ['sgemm', 1024], ['mha_gpt2_small', 1024]];
+  const label = ([b, s]) => (b === 'sgemm' ? `sgemm n=${s}` : `MHA GPT-2 small, T=${s}`);
+  lines.push('## Browser', '',
+    `Measured by \`./scripts/bench\` on ${m.date}: ${m.cpu}, ${m.cores} cores, Chromium ${m.chromium} headless, `
+    + `one thread per engine (each engine in its own Web Worker), Node ${m.node}. Each figure is the median of `
+    + 'several runs after a warm-up (runs in the table below). GFLOP/s use nominal counts for every engine: 2n³ '
+    + 'for sgemm, 8·T·d² + 4·T²·d for the MHA (the causal half counted although kernels may skip it). '
+    + 'TF.js timings include reading the result back (`await data()`), which makes them real and costs < 1%.', '');
+  const nativeRow = (kernel) => sizes.map((s) => { const r = find(native.rows, s[0], kernel, s[1]); return r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms` : '—'; });
+  const peerRow = () => sizes.map((s) => { const r = find(peer.rows, s[0], 'pytorch', s[1]) || find(peer.rows, s[0], undefined, s[1]); return r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms` : '—'; });
+  lines.push(`| engine | ${sizes.map(label).join(' | ')} |`, `| --- |${sizes.map(() => ' ---: |').join('')}`);
+  for (const [e, name] of engines) lines.push(`| ${name} | ${sizes.map((s) => cell(find(bench.results, s[0], e, s[1]))).join(' | ')} |`);
+  if (native.rows) for (const k of ['avx2', 'scalar']) lines.push(`| native ${k} (\`attention-lab bench\`) | ${nativeRow(k).join(' | ')} |`);
+  if (peer.rows) lines.push(`| PyTorch (CPU, \`scripts/bench_pytorch_peer.py\`) | ${peerRow().join(' | ')} |`);
+  lines.push('');
+  const runs = (e) => [...new Set(bench.results.filter((r) => r.engine === e).map((r) => r.runs))].join('/');
+  lines.push(`Runs per figure: SIMD ${runs('simd')}, scalar ${runs('scalar')}, TF.js ${runs('tfjs-wasm')} (sgemm sizes then MHA).`);
+  if (native.error) lines.push('', `Native: ${native.error}.`);
+  if (peer.error) lines.push('', `${peer.error}.`);
+  lines.push('', '### Ratios', '', '| ratio | sgemm 256 | sgemm 512 | sgemm 1024 | MHA T=1024 |', '| --- | ---: | ---: | ---: | ---: |');
+  const ratioRow = (name, num, den) => lines.push(`| ${name} | ${sizes.map((s) => {
+    const a = num(s), b = den(s);
+    return a && b ? `${f(a / b, 2)}×` : '—';
+  }).join(' | ')} |`);
+  const ours = (e) => (s) => find(bench.results, s[0], e, s[1])?.ms;
+  const nat = (k) => (s) => find(native.rows, s[0], k, s[1])?.ms;
+  ratioRow('scalar time / SIMD time (SIMD speed-up)', ours('scalar'), ours('simd'));
+  ratioRow('SIMD time / TF.js wasm time (< 1: we are faster)', ours('simd'), ours('tfjs-wasm'));
+  ratioRow('wasm SIMD time / native AVX2 time', ours('simd'), nat('avx2'));
+  if (peer.rows) ratioRow('wasm SIMD time / PyTorch time', ours('simd'), (s) => (find(peer.rows, s[0], 'pytorch', s[1]) || find(peer.rows, s[0], undefined, s[1]))?.ms);
+  lines.push('', '### Targets', '', '| target | measured | limit | met |', '| --- | ---: | ---: | --- |');
+  for (const t of targets) {
+    const miss = t.ok ? 'yes' : `**no**: ${t.how === '≥' ? `${f(t.limit / t.measured, 2)}× short` : `${f(t.measured / t.limit, 2)}× over`}`;
+    lines.push(`| ${t.name} | ${f(t.measured, 2)} ${t.unit} | ${t.how} ${t.limit} ${t.unit} | ${miss} |`);
+  }
+  const s = index.slider;
+  lines.push('', '### How the page figures are measured', '',
+    `- Slider: on index.html, ${s.updates} updates of \`temperature-slider\` (after 20 warm-up ones), one per animation frame, `
+    + 'each hopping to a different position. Timed in the page with `performance.now()` from just before dispatching an '
+    + '`input` event (the page\'s handler runs synchronously: the engine\'s softmax, text, transforms) to just after '
+    + 'reading `getBoundingClientRect()`, which forces the style recalculation and layout the update caused. Paint and '
+    + `compositing are not included. p50 ${f(s.p50, 2)} ms, p95 ${f(s.p95, 2)} ms, max ${f(s.max, 2)} ms; the weights text `
+    + `changed on ${s.changed} of ${s.updates} updates. (performance.now() is coarsened to 0.1 ms on a page that is not cross-origin isolated.)`,
+    `- Long tasks: a \`PerformanceObserver({type: "longtask", buffered: true})\` installed before any page script, while `
+    + `index.html loads and runs its GPT-2 demo for T = 128, 256, 512, 1024 (T = 1024 took ${f(index.demoT1024Ms)} ms in its worker), `
+    + `and during the whole of bench.html. Longest: ${f(Math.max(0, ...index.longTasks.map((t) => t.ms)))} ms on index.html `
+    + `(${index.longTasks.length} tasks > 50 ms), ${f(Math.max(0, ...bench.longTasks.map((t) => t.ms)))} ms on bench.html.`,
+    `- Download: every 200 response index.html and its workers fetched during that run, each body gzipped (level 9) with `
+    + `Node's zlib: ${f(index.download.gzipBytes / 1024)} KB gzip (${f(index.download.rawBytes / 1024)} KB raw). Largest: `
+    + index.download.files.slice(0, 4).map((x) => `${x.path} ${f(x.gzip / 1024)} KB`).join(', ') + '.');
+  lines.push('', `Correctness checks on bench.html: ${bench.checks.filter((c) => c.ok).length} of ${bench.checks.length} pass `
+    + `(${bench.checks.map((c) => `${c.check}: ${c.error.toExponential(1)}`).join('; ')}).`);
+  return lines.join('\n');
+}
+
+// Replaces only the text between the browser markers (appends the section when they are missing).
+function writeDocs(section) {
+  const file = path.join(ROOT, 'docs/performance.md');
+  const begin = '<!-- browser:begin (written by scripts/bench; edit scripts/bench_browser.mjs instead) -->';
+  const end = '<!-- browser:end -->';
+  const block = `${begin}\n${section}\n${end}`;
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '# Performance\n';
+  const i = text.indexOf('<!-- browser:begin'), j = text.indexOf(end);
+  const next = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, next);
+}
+
+async function main() {
+  const args = process.argv.slice(2);
+  for (const a of args) if (!['--quick', '--no-docs'].includes(a)) throw new Error(`unknown option ${a} (use --quick, --no-docs)`);
+  const quick = args.includes('--quick');
+  for (const need of ['bench.html', 'bench-worker.js', 'index.html', 'engine/loader.js', 'vendor/tfjs/tf-core.min.js']) {
+    if (!fs.existsSync(path.join(WEB, need))) throw new Error(`build/web/${need} is missing: run ./scripts/build web`);
+  }
+  const chromiumVersion = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8' }).trim().replace(/^Chromium\s*/, '');
+
+  // Native first and alone, so the browser run does not share the cores with it.
+  console.error('== native: attention-lab bench --json');
+  const native = quick ? { error: 'skipped with --quick' } : runNative();
+  for (const r of native.rows || []) console.error(JSON.stringify(r));
+  console.error('== PyTorch peer');
+  const peer = quick ? { error: 'skipped with --quick' } : runPytorchPeer();
+  console.error(peer.error || `${peer.rows.length} rows`);
+
+  const server = await serveDir(WEB);
+  const browser = await launchChromium();
+  let bench, index;
+  try {
+    console.error('== index.html: slider, long tasks, download size');
+    index = await measureIndex(browser.context, server.url);
+    console.error(JSON.stringify({ slider: index.slider, gzipKB: index.download.gzipBytes / 1024, longTasks: index.longTasks }));
+    console.error('== bench.html (takes minutes: the scalar engine is slow)');
+    bench = await runBenchPage(browser.context, server.url, quick ? '?quick=1' : '', 30 * 60_000);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+  if (bench.error) throw new Error(`bench.html stopped: ${bench.error}`);
+  for (const r of bench.results) console.error(JSON.stringify(r));
+  const m = machine(chromiumVersion);
+  const targets = evaluate(bench, index, native);
+  const section = markdown(bench, index, native, peer, targets, m);
+  fs.mkdirSync(path.join(ROOT, 'build/bench'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'build/bench/browser.json'), JSON.stringify({ machine: m, native, peer, bench, index, targets }, null, 1));
+  console.log(section);
+  if (!quick && !args.includes('--no-docs')) {
+    writeDocs(section);
+    console.error('docs/performance.md: "## Browser" section rewritten');
+  }
+  const failedChecks = bench.checks.filter((c) => !c.ok);
+  if (failedChecks.length) throw new Error(`correctness checks failed: ${failedChecks.map((c) => c.check).join('; ')}`);
+  const missed = targets.filter((t) => !t.ok).length;
+  console.error(missed ? `${missed} of ${targets.length} targets missed (see the table)` : 'every target met');
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((e) => { console.error(`bench_browser: ${e.message}`); process.exit(1); });
+}
