@@ -14,7 +14,8 @@ const char* kUsage =
     "usage: attention-lab <command>\n"
     "  book      print every cell of chapter 3, as PyTorch prints it\n"
     "  eval      read one JSON request on stdin, write one JSON answer on stdout\n"
-    "  kernels   list the kernel back ends; * marks the active one (ATTN_KERNELS forces one)\n";
+    "  kernels   list the kernel back ends; * marks the active one (ATTN_KERNELS forces one)\n"
+    "  bench     time every back end (one thread); --json prints one JSON object per line\n";
 
 int cmd_book() {
     std::fputs(attn::book_text().c_str(), stdout);
@@ -38,12 +39,17 @@ int cmd_kernels() {
 
 }  // namespace
 
+namespace attn::bench {
+int run(int argc, char** argv);  // cli/bench.cpp
+}
+
 int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     try {
         if (cmd == "book") return cmd_book();
         if (cmd == "eval") return cmd_eval();
         if (cmd == "kernels") return cmd_kernels();
+        if (cmd == "bench") return attn::bench::run(argc - 2, argv + 2);
     } catch (const std::exception& e) {
         // only a bad ATTN_KERNELS reaches here; eval reports its own errors as JSON
         std::fprintf(stderr, "attention-lab: %s\n", e.what());

@@ -1,5 +1,7 @@
-// The scalar reference back end: plain loops, readable first. Every other back end is tested
-// against these. Shapes: M,N,K matrix sizes; T tokens; D head dimension.
+// The scalar reference back end: plain loops, readable first, no intrinsics. Every other back end
+// is tested against these, and the golden chapter depends on their exact order of operations.
+// Shapes: M,N,K matrix sizes; T tokens; D head dimension.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -8,40 +10,55 @@
 
 namespace attn::kernels::scalar {
 
-// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed
 void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb, int M, int N,
             int K, bool b_transposed) {
+    // c is (M,N), a is (M,K), b is (K,N), or (N,K) read transposed when b_transposed.
+    // Every c[i][j] is 0 + a[i][0]·b[0][j] + a[i][1]·b[1][j] + ..., rounded after each step, in
+    // increasing k: the order the golden chapter was checked with.
     for (int i = 0; i < M; i++) {
-        for (int j = 0; j < N; j++) {
-            float acc = 0.0f;
-            for (int p = 0; p < K; p++) {
-                float b_pj = b_transposed ? b[j * ldb + p] : b[p * ldb + j];
-                acc += a[i * lda + p] * b_pj;
+        const float* a_i = a + static_cast<long>(i) * lda;
+        float* c_i = c + static_cast<long>(i) * ldc;
+        if (b_transposed) {
+            // rows of b are contiguous in k: one dot product per output
+            for (int j = 0; j < N; j++) {
+                const float* b_j = b + static_cast<long>(j) * ldb;
+                float acc = 0.0f;
+                for (int p = 0; p < K; p++) acc += a_i[p] * b_j[p];
+                c_i[j] = acc;
             }
-            c[i * ldc + j] = acc;
+        } else {
+            // walk b row by row (contiguous) and add each product to the whole output row: every
+            // element still sums its products in increasing k, one rounding per step
+            for (int j = 0; j < N; j++) c_i[j] = 0.0f;
+            for (int p = 0; p < K; p++) {
+                const float a_ip = a_i[p];
+                const float* b_p = b + static_cast<long>(p) * ldb;
+                for (int j = 0; j < N; j++) c_i[j] += a_ip * b_p[j];
+            }
         }
     }
 }
 
 void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
+    // x is (rows, n); row r sees columns 0..r+causal_offset when causal, the rest become 0
     const float neg_inf = -std::numeric_limits<float>::infinity();
     for (int r = 0; r < rows; r++) {
         float* x_r = x + static_cast<long>(r) * ldx;
-        int visible = causal ? std::min(n, std::max(0, r + causal_offset + 1)) : n;
+        const int visible = causal ? std::min(n, std::max(0, r + causal_offset + 1)) : n;
         // pass 1: scale and find the row max (subtracted only for numerical stability)
         float max_val = neg_inf;
         for (int j = 0; j < visible; j++) {
             x_r[j] = x_r[j] / divisor;
             if (x_r[j] > max_val) max_val = x_r[j];
         }
-        // pass 2: exponentiate and sum
+        // pass 2: exponentiate and sum, left to right (-inf becomes exactly 0)
         float sum = 0.0f;
         for (int j = 0; j < visible; j++) {
             x_r[j] = std::exp(x_r[j] - max_val);
             sum += x_r[j];
         }
-        // pass 3: normalise; masked columns are exactly zero
-        float inv = 1.0f / sum;
+        // pass 3: normalise by one reciprocal, as PyTorch does; masked columns are exactly 0
+        const float inv = 1.0f / sum;
         for (int j = 0; j < visible; j++) x_r[j] *= inv;
         for (int j = visible; j < n; j++) x_r[j] = 0.0f;
     }
@@ -49,12 +66,17 @@ void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal
 
 void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
                      const float* v, int ld_v, int T, int D, float divisor, bool causal) {
-    // Reference: one query row at a time, the score row materialised (T floats, not T×T).
+    // out, q, k, v are (T,D) with row strides. The reference does one query at a time with its
+    // score row materialised (T floats, never T×T), through the same matmul and softmax as the
+    // unfused path, so fused and unfused agree bit for bit here.
     std::vector<float> scores(static_cast<size_t>(T));
     for (int t = 0; t < T; t++) {
-        int visible = causal ? t + 1 : T;
+        const int visible = causal ? t + 1 : T;
+        // pass 1: scores (1, visible) = query_t · keysᵀ
         matmul(scores.data(), T, q + static_cast<long>(t) * ld_q, D, k, ld_k, 1, visible, D, true);
+        // pass 2: weights = softmax(scores / divisor); keys past t are never looked at
         softmax_rows(scores.data(), T, 1, visible, divisor, false, 0);
+        // pass 3: out_t (1, D) = weights · values
         matmul(out + static_cast<long>(t) * ld_out, ld_out, scores.data(), T, v, ld_v, 1, D, visible,
                false);
     }

@@ -1,0 +1,127 @@
+// `attention-lab bench [--json]`: single-thread speed of every available kernel back end: the
+// FMA peak (avx2), sgemm at n = 256, 512, 1024, and the chapter's MultiHeadAttention at GPT-2-small
+// size (ATTN_KERNELS limits it to one back end). Each figure is the median of several runs after
+// a warm-up; timing lives here, never in tests.
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "attn/generator.h"
+#include "attn/kernels.h"
+#include "attn/modules.h"
+#include "attn/tensor.h"
+
+namespace attn::bench {
+
+#ifdef ATTN_AVX2
+double fma_peak_once__avx2(long iterations);  // cli/bench_fma_avx2.cpp
+#endif
+
+namespace {
+
+template <typename F>
+double median_ms(int warmups, int runs, F&& f) {
+    for (int i = 0; i < warmups; i++) f();
+    std::vector<double> ms;
+    for (int i = 0; i < runs; i++) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+std::vector<float> random_values(size_t n, Generator& gen) {
+    std::vector<float> v(n);
+    for (float& x : v) x = gen.uniform_float(-1.0f, 1.0f);
+    return v;
+}
+
+struct Reporter {
+    bool json;
+    void fma_peak(double gflops) const {
+        if (json) std::printf("{\"bench\":\"fma_peak\",\"gflops\":%.1f}\n", gflops);
+        else std::printf("FMA peak (avx2, 1 core)        %8.1f GFLOP/s\n", gflops);
+    }
+    void sgemm(const char* kernel, int n, double ms, double gflops) const {
+        if (json) {
+            std::printf("{\"bench\":\"sgemm\",\"kernel\":\"%s\",\"n\":%d,\"ms\":%.3f,\"gflops\":%.2f}\n",
+                        kernel, n, ms, gflops);
+        } else {
+            std::printf("sgemm %-9s n=%-4d %10.3f ms %8.2f GFLOP/s\n", kernel, n, ms, gflops);
+        }
+    }
+    void mha(const char* kernel, int T, double ms) const {
+        if (json) std::printf("{\"bench\":\"mha_gpt2_small\",\"kernel\":\"%s\",\"T\":%d,\"ms\":%.2f}\n", kernel, T, ms);
+        else std::printf("MHA gpt2-small %-9s T=%-4d %8.2f ms\n", kernel, T, ms);
+    }
+};
+
+}  // namespace
+
+int run(int argc, char** argv) {
+    bool json = false;
+    for (int i = 0; i < argc; i++) {
+        const std::string arg = argv[i];
+        if (arg == "--json") {
+            json = true;
+        } else {
+            std::fprintf(stderr, "attention-lab bench: unknown option '%s' (use --json or nothing)\n", arg.c_str());
+            return 2;
+        }
+    }
+    const Reporter out{json};
+    const kernels::KernelTable& was_active = kernels::active();  // also reports a bad ATTN_KERNELS
+    // every available back end, or only the one ATTN_KERNELS names
+    const char* forced = std::getenv("ATTN_KERNELS");
+    const std::vector<const kernels::KernelTable*> backends =
+        forced && *forced ? std::vector<const kernels::KernelTable*>{&was_active} : kernels::available();
+    Generator gen(123);
+
+#ifdef ATTN_AVX2
+    for (const kernels::KernelTable* k : backends) {
+        if (std::string(k->name) != "avx2") continue;
+        std::vector<double> runs;
+        fma_peak_once__avx2(20'000'000);  // warm-up, lets the clock settle
+        for (int i = 0; i < 7; i++) runs.push_back(fma_peak_once__avx2(50'000'000));
+        std::sort(runs.begin(), runs.end());
+        out.fma_peak(runs[runs.size() / 2]);
+    }
+#endif
+
+    // sgemm: c (n,n) = a (n,n) · b (n,n), fresh random operands per size
+    for (const kernels::KernelTable* k : backends) {
+        for (int n : {256, 512, 1024}) {
+            const size_t nn = static_cast<size_t>(n) * n;
+            const std::vector<float> a = random_values(nn, gen), b = random_values(nn, gen);
+            std::vector<float> c(nn);
+            const bool slow = std::string(k->name) == "scalar" && n >= 512;
+            const double ms = median_ms(1, slow ? 3 : 9, [&] {
+                k->matmul(c.data(), n, a.data(), n, b.data(), n, n, n, n, false);
+            });
+            out.sgemm(k->name, n, ms, 2.0 * n * n * n / (ms * 1e-3) * 1e-9);
+        }
+    }
+
+    // The chapter's MultiHeadAttention at GPT-2-small size: d_in = d_out = 768, 12 heads, causal,
+    // dropout 0, batch 1, T = 1024, through the module's own forward (projections included).
+    const int T = 1024;
+    Generator init(123);
+    const MultiHeadAttention mha(768, 768, T, 0.0, 12, false, init);
+    Tensor x = Tensor::zeros({1, T, 768});
+    for (float& v : x.data) v = init.uniform_float(0.0f, 1.0f);
+    for (const kernels::KernelTable* k : backends) {
+        kernels::select(k->name);
+        const bool slow = std::string(k->name) == "scalar";
+        const double ms = median_ms(1, slow ? 3 : 9, [&] { mha.forward(x, gen); });
+        out.mha(k->name, T, ms);
+    }
+    kernels::select(was_active.name);
+    return 0;
+}
+
+}  // namespace attn::bench

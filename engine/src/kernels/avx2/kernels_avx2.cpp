@@ -1,0 +1,402 @@
+// The AVX2+FMA back end: packed sgemm with a 6x16 register-blocked micro-kernel, vectorised softmax
+// rows and a tiled online-softmax (flash-attention style) fused attention. Compiled alone with
+// -mavx2 -mfma; dispatch.cpp enters it only after CPUID and XGETBV say the CPU and OS support it.
+// Shapes: M,N,K matrix sizes; T tokens; D head dimension; MR x NR = 6 x 16 micro-tile.
+#if defined(__x86_64__) || defined(_M_X64)
+
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "attn/kernels.h"
+
+// Dynamic dispatch: everything below is compiled for AVX2, so nothing here may be an inline or
+// template entity that another (non-AVX) file could also instantiate: the linker would keep one
+// copy and might give the scalar path AVX2 code. Hence no std::vector/std::min here: helpers live
+// in an anonymous namespace and buffers are plain aligned allocations.
+namespace attn::kernels::avx2 {
+namespace {
+
+constexpr int MR = 6;     // micro-tile rows: 6 x 2 ymm accumulators + 2 for B + 1 broadcast <= 16
+constexpr int NR = 16;    // micro-tile columns: two ymm vectors
+constexpr int KC = 256;   // depth of a packed block: one B micro-panel (KC x 16) stays in L1
+constexpr int MC = 144;   // rows of a packed A block (MC x KC, 144 KiB) stay in L2
+constexpr int NC = 1024;  // columns of a packed B block (KC x NC, 1 MiB) stay in L3
+
+inline int imin(int a, int b) { return a < b ? a : b; }
+inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+// A grow-only 64-byte aligned scratch buffer, one per thread and purpose.
+struct Scratch {
+    float* data = nullptr;
+    size_t capacity = 0;
+    float* get(size_t n) {
+        if (n > capacity) {
+            std::free(data);
+            capacity = (n + 15) / 16 * 16;
+            data = static_cast<float*>(std::aligned_alloc(64, capacity * sizeof(float)));
+            if (!data) std::abort();
+        }
+        return data;
+    }
+    ~Scratch() { std::free(data); }
+};
+
+// ---------------------------------------------------------------------------------------------
+// sgemm: packing and the micro-kernel
+
+// Packs a (mc,kc) block of a (rows i0.., cols p0..) into MR-row panels: panel[p*MR + ii].
+// Rows past mc are zero so the micro-kernel can always run full height.
+void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
+    for (int i = 0; i < mc; i += MR) {
+        const int mr = imin(MR, mc - i);
+        const float* a_i = a + i * lda;
+        if (mr == MR) {
+            for (int p = 0; p < kc; p++) {
+                for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = a_i[ii * lda + p];
+            }
+        } else {
+            for (int p = 0; p < kc; p++) {
+                for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = ii < mr ? a_i[ii * lda + p] : 0.0f;
+            }
+        }
+        ap += MR * kc;
+    }
+}
+
+// Packs a (kc,nc) block of B into NR-column panels: panel[p*NR + jj]. B(p,j) is b[p*ldb + j], or
+// b[j*ldb + p] when transposed. Columns past nc are zero.
+void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed) {
+    for (int j = 0; j < nc; j += NR) {
+        const int nr = imin(NR, nc - j);
+        if (!transposed && nr == NR) {
+            for (int p = 0; p < kc; p++) {
+                const float* b_pj = b + p * ldb + j;
+                _mm256_store_ps(bp + p * NR, _mm256_loadu_ps(b_pj));
+                _mm256_store_ps(bp + p * NR + 8, _mm256_loadu_ps(b_pj + 8));
+            }
+        } else if (!transposed) {
+            for (int p = 0; p < kc; p++) {
+                for (int jj = 0; jj < NR; jj++) bp[p * NR + jj] = jj < nr ? b[p * ldb + j + jj] : 0.0f;
+            }
+        } else {
+            // each of the nr source rows is contiguous in p: walk them side by side
+            for (int p = 0; p < kc; p++) {
+                for (int jj = nr; jj < NR; jj++) bp[p * NR + jj] = 0.0f;
+            }
+            for (int jj = 0; jj < nr; jj++) {
+                const float* b_j = b + (j + jj) * ldb;
+                for (int p = 0; p < kc; p++) bp[p * NR + jj] = b_j[p];
+            }
+        }
+        bp += NR * kc;
+    }
+}
+
+// c (6,16) = [c +] ap (6,kc) · bp (kc,16), both packed. When accumulating, c is loaded into the
+// accumulators first so every element still sums its products in increasing k order.
+void gemm_f32_6x16__avx2(int kc, const float* ap, const float* bp, float* c, long ldc,
+                         bool accumulate) {
+    __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
+    if (accumulate) {
+        c00 = _mm256_loadu_ps(c + 0 * ldc), c01 = _mm256_loadu_ps(c + 0 * ldc + 8);
+        c10 = _mm256_loadu_ps(c + 1 * ldc), c11 = _mm256_loadu_ps(c + 1 * ldc + 8);
+        c20 = _mm256_loadu_ps(c + 2 * ldc), c21 = _mm256_loadu_ps(c + 2 * ldc + 8);
+        c30 = _mm256_loadu_ps(c + 3 * ldc), c31 = _mm256_loadu_ps(c + 3 * ldc + 8);
+        c40 = _mm256_loadu_ps(c + 4 * ldc), c41 = _mm256_loadu_ps(c + 4 * ldc + 8);
+        c50 = _mm256_loadu_ps(c + 5 * ldc), c51 = _mm256_loadu_ps(c + 5 * ldc + 8);
+    } else {
+        c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
+    }
+    for (int p = 0; p < kc; p++) {
+        const __m256 b0 = _mm256_load_ps(bp), b1 = _mm256_load_ps(bp + 8);
+        __m256 a;
+        a = _mm256_broadcast_ss(ap + 0), c00 = _mm256_fmadd_ps(a, b0, c00), c01 = _mm256_fmadd_ps(a, b1, c01);
+        a = _mm256_broadcast_ss(ap + 1), c10 = _mm256_fmadd_ps(a, b0, c10), c11 = _mm256_fmadd_ps(a, b1, c11);
+        a = _mm256_broadcast_ss(ap + 2), c20 = _mm256_fmadd_ps(a, b0, c20), c21 = _mm256_fmadd_ps(a, b1, c21);
+        a = _mm256_broadcast_ss(ap + 3), c30 = _mm256_fmadd_ps(a, b0, c30), c31 = _mm256_fmadd_ps(a, b1, c31);
+        a = _mm256_broadcast_ss(ap + 4), c40 = _mm256_fmadd_ps(a, b0, c40), c41 = _mm256_fmadd_ps(a, b1, c41);
+        a = _mm256_broadcast_ss(ap + 5), c50 = _mm256_fmadd_ps(a, b0, c50), c51 = _mm256_fmadd_ps(a, b1, c51);
+        ap += MR;
+        bp += NR;
+    }
+    _mm256_storeu_ps(c + 0 * ldc, c00), _mm256_storeu_ps(c + 0 * ldc + 8, c01);
+    _mm256_storeu_ps(c + 1 * ldc, c10), _mm256_storeu_ps(c + 1 * ldc + 8, c11);
+    _mm256_storeu_ps(c + 2 * ldc, c20), _mm256_storeu_ps(c + 2 * ldc + 8, c21);
+    _mm256_storeu_ps(c + 3 * ldc, c30), _mm256_storeu_ps(c + 3 * ldc + 8, c31);
+    _mm256_storeu_ps(c + 4 * ldc, c40), _mm256_storeu_ps(c + 4 * ldc + 8, c41);
+    _mm256_storeu_ps(c + 5 * ldc, c50), _mm256_storeu_ps(c + 5 * ldc + 8, c51);
+}
+
+// The micro-kernel on a tile that may be cut short (mr <= 6 rows, nr <= 16 columns of c): the full
+// tile goes through a 6x16 buffer and only the valid part of c is read and written.
+void gemm_tile(int mr, int nr, int kc, const float* ap, const float* bp, float* c, long ldc,
+               bool accumulate) {
+    if (mr == MR && nr == NR) {
+        gemm_f32_6x16__avx2(kc, ap, bp, c, ldc, accumulate);
+        return;
+    }
+    alignas(32) float tile[MR * NR] = {};
+    if (accumulate) {
+        for (int i = 0; i < mr; i++) std::memcpy(tile + i * NR, c + i * ldc, nr * sizeof(float));
+    }
+    gemm_f32_6x16__avx2(kc, ap, bp, tile, NR, accumulate);
+    for (int i = 0; i < mr; i++) std::memcpy(c + i * ldc, tile + i * NR, nr * sizeof(float));
+}
+
+thread_local Scratch g_pack_a, g_pack_b;
+
+void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb, int M, int N, int K,
+            bool b_transposed) {
+    // c is (M,N), a is (M,K), b is (K,N) or (N,K) read transposed
+    if (M <= 0 || N <= 0) return;
+    if (K <= 0) {
+        for (int i = 0; i < M; i++) std::memset(c + static_cast<long>(i) * ldc, 0, N * sizeof(float));
+        return;
+    }
+    float* bp = g_pack_b.get(static_cast<size_t>(KC) * round_up(imin(N, NC), NR));
+    float* ap = g_pack_a.get(static_cast<size_t>(round_up(imin(M, MC), MR)) * KC);
+    // loop 5 (jc) over NC-column blocks of B and c
+    for (int jc = 0; jc < N; jc += NC) {
+        const int nc = imin(NC, N - jc);
+        // loop 4 (pc) over the depth: later blocks accumulate onto c, keeping the k order
+        for (int pc = 0; pc < K; pc += KC) {
+            const int kc = imin(KC, K - pc);
+            const float* b_block = b_transposed ? b + static_cast<long>(jc) * ldb + pc
+                                                : b + static_cast<long>(pc) * ldb + jc;
+            pack_b(bp, b_block, ldb, kc, nc, b_transposed);
+            // loop 3 (ic) over MC-row blocks of a
+            for (int ic = 0; ic < M; ic += MC) {
+                const int mc = imin(MC, M - ic);
+                pack_a(ap, a + static_cast<long>(ic) * lda + pc, lda, mc, kc);
+                // loops 2 and 1: one B micro-panel stays in L1 while the A panels stream past it
+                for (int jr = 0; jr < nc; jr += NR) {
+                    for (int ir = 0; ir < mc; ir += MR) {
+                        float* c_ij = c + static_cast<long>(ic + ir) * ldc + jc + jr;
+                        gemm_tile(imin(MR, mc - ir), imin(NR, nc - jr), kc, ap + ir * kc,
+                                  bp + jr * kc, c_ij, ldc, pc > 0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// exp and softmax
+
+inline float hmax(__m256 v) {
+    __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+    m = _mm_max_ss(m, _mm_movehdup_ps(m));
+    return _mm_cvtss_f32(m);
+}
+
+inline float hsum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+// e^x for 4 floats held as doubles: x = n·ln2 + r with |r| <= ln2/2, e^r by its Taylor series to
+// r^11 (relative error ~1e-14), times 2^n built in the exponent field. Rounded to float once by the
+// caller, so the result is the correctly rounded expf in all but ~1e-5 of cases: softmax weights
+// and their printed sums then match the scalar back end (glibc expf).
+inline __m256d exp256d(__m256d x) {
+    // clamps keep 2^n a normal double; e^-104 still rounds to float 0 and e^89 to float inf
+    x = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(-104.0)), _mm256_set1_pd(89.0));
+    const __m256d n = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
+                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
+    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
+    static constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320,
+                                          1.0 / 5040,     1.0 / 720,     1.0 / 120,    1.0 / 24,
+                                          1.0 / 6,        1.0 / 2,       1.0,          1.0};
+    __m256d y = _mm256_set1_pd(kInvFact[0]);
+    for (int i = 1; i < 12; i++) y = _mm256_fmadd_pd(y, r, _mm256_set1_pd(kInvFact[i]));
+    const __m256i e = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n)), _mm256_set1_epi64x(1023));
+    return _mm256_mul_pd(y, _mm256_castsi256_pd(_mm256_slli_epi64(e, 52)));
+}
+
+// e^x for 8 floats: -inf gives 0, overflow gives inf, NaN stays NaN.
+inline __m256 exp256(__m256 x) {
+    const __m128 e_lo = _mm256_cvtpd_ps(exp256d(_mm256_cvtps_pd(_mm256_castps256_ps128(x))));
+    const __m128 e_hi = _mm256_cvtpd_ps(exp256d(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))));
+    const __m256 y = _mm256_set_m128(e_hi, e_lo);
+    return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+// Loads n < 8 floats (the rest -inf, so they vanish under max and exp) and stores them back.
+inline __m256i tail_mask(int n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+inline __m256 load_tail(const float* x, int n, float fill) {
+    const __m256i m = tail_mask(n);
+    return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(x, m), _mm256_castsi256_ps(m));
+}
+
+// One row of n scores, in place, in the scalar back end's order of passes: x/divisor, max,
+// e^(x-max), sum, times 1/sum. n >= 1. The sum runs left to right, as the scalar one does, so the
+// weights (and the sums a learner prints) are the same bits; everything else is 8 lanes wide.
+void softmax_row(float* x, int n, float divisor) {
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const __m256 div = _mm256_set1_ps(divisor);
+    const int n8 = n / 8 * 8, tail = n - n8;
+    const __m256i tmask = tail_mask(tail);
+    // pass 1: scale and find the row max (subtracted only for numerical stability)
+    __m256 vmax = _mm256_set1_ps(neg_inf);
+    for (int j = 0; j < n8; j += 8) {
+        const __m256 s = _mm256_div_ps(_mm256_loadu_ps(x + j), div);
+        _mm256_storeu_ps(x + j, s);
+        vmax = _mm256_max_ps(vmax, s);
+    }
+    if (tail) {
+        const __m256 s = _mm256_div_ps(load_tail(x + n8, tail, neg_inf), div);
+        _mm256_maskstore_ps(x + n8, tmask, s);
+        vmax = _mm256_max_ps(vmax, s);
+    }
+    const __m256 max_val = _mm256_set1_ps(hmax(vmax));
+    // pass 2: exponentiate (a row of only -inf has max -inf and becomes NaN, as in PyTorch)
+    for (int j = 0; j < n8; j += 8)
+        _mm256_storeu_ps(x + j, exp256(_mm256_sub_ps(_mm256_loadu_ps(x + j), max_val)));
+    if (tail)
+        _mm256_maskstore_ps(x + n8, tmask, exp256(_mm256_sub_ps(_mm256_maskload_ps(x + n8, tmask), max_val)));
+    // pass 3: sum, left to right
+    float sum = 0.0f;
+    for (int j = 0; j < n; j++) sum += x[j];
+    // pass 4: normalise
+    const __m256 inv = _mm256_set1_ps(1.0f / sum);
+    for (int j = 0; j < n8; j += 8) _mm256_storeu_ps(x + j, _mm256_mul_ps(_mm256_loadu_ps(x + j), inv));
+    if (tail) _mm256_maskstore_ps(x + n8, tmask, _mm256_mul_ps(_mm256_maskload_ps(x + n8, tmask), inv));
+}
+
+void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
+    // x is (rows, n); row r keeps columns 0..r+causal_offset when causal, the rest become 0
+    for (int r = 0; r < rows; r++) {
+        float* x_r = x + static_cast<long>(r) * ldx;
+        int visible = n;
+        if (causal) visible = imin(n, r + causal_offset + 1 > 0 ? r + causal_offset + 1 : 0);
+        if (visible > 0) softmax_row(x_r, visible, divisor);
+        if (visible < n) std::memset(x_r + visible, 0, (n - visible) * sizeof(float));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// fused attention
+
+constexpr int BR = 48;  // queries per block: 8 micro-panels of 6
+constexpr int BC = 64;  // keys per block: 4 micro-panels of 16
+
+thread_local Scratch g_k_packed, g_v_packed, g_q_packed, g_p_packed, g_scores, g_acc, g_row_state;
+
+void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
+                     const float* v, int ld_v, int T, int D, float divisor, bool causal) {
+    // out, q, k, v are (T,D) with row strides; out = softmax(q kᵀ / divisor) v
+    if (T <= 0 || D <= 0) return;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const int Dp = round_up(D, NR);
+    const __m256 div = _mm256_set1_ps(divisor);
+    // K as the B operand of q·kᵀ (panels of 16 keys, each D deep) and V as the B operand of p·v
+    // (panels of 16 channels, each T deep): packed once per head, read by every query block.
+    float* k_packed = g_k_packed.get(static_cast<size_t>(round_up(T, NR)) * D);
+    float* v_packed = g_v_packed.get(static_cast<size_t>(Dp) * T);
+    pack_b(k_packed, k, ld_k, D, T, true);
+    pack_b(v_packed, v, ld_v, T, D, false);
+    float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D);
+    float* p_packed = g_p_packed.get(static_cast<size_t>(BR) * BC);
+    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC)
+    float* acc = g_acc.get(static_cast<size_t>(BR) * Dp);         // (BR, Dp) unnormalised output
+    float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
+    float* row_sum = row_max + BR;
+
+    for (int i0 = 0; i0 < T; i0 += BR) {
+        const int br = imin(BR, T - i0);
+        pack_a(q_packed, q + static_cast<long>(i0) * ld_q, ld_q, br, D);
+        for (int r = 0; r < br; r++) row_max[r] = neg_inf, row_sum[r] = 0.0f;
+        std::memset(acc, 0, static_cast<size_t>(round_up(br, MR)) * Dp * sizeof(float));
+        // under the causal mask, key blocks past this block's last query are skipped entirely
+        const int j_end = causal ? i0 + br : T;
+        for (int j0 = 0; j0 < j_end; j0 += BC) {
+            const int bc = imin(BC, j_end - j0);
+            // pass 1: scores (br, bc) = q_block · k_blockᵀ
+            for (int jr = 0; jr < bc; jr += NR) {
+                for (int ir = 0; ir < br; ir += MR) {
+                    gemm_f32_6x16__avx2(D, q_packed + ir * D, k_packed + (j0 + jr) * D,
+                                        scores + ir * BC + jr, BC, false);
+                }
+            }
+            // pass 2: online softmax per row: new max, rescale what was summed so far, e^(s-max)
+            for (int r = 0; r < br; r++) {
+                float* s_r = scores + r * BC;
+                const int visible = causal ? imin(bc, i0 + r - j0 + 1) : bc;
+                if (visible <= 0) {  // every key of this block is in this row's future
+                    std::memset(s_r, 0, bc * sizeof(float));
+                    continue;
+                }
+                const int v8 = visible / 8 * 8, tail = visible - v8;
+                __m256 vmax = _mm256_set1_ps(neg_inf);
+                for (int j = 0; j < v8; j += 8) {
+                    const __m256 s = _mm256_div_ps(_mm256_loadu_ps(s_r + j), div);
+                    _mm256_storeu_ps(s_r + j, s);
+                    vmax = _mm256_max_ps(vmax, s);
+                }
+                if (tail) {
+                    const __m256 s = _mm256_div_ps(load_tail(s_r + v8, tail, neg_inf), div);
+                    _mm256_storeu_ps(s_r + v8, s);  // scores rows have room up to BC
+                    vmax = _mm256_max_ps(vmax, s);
+                }
+                const float m_old = row_max[r];
+                const float m_new = hmax(vmax) > m_old ? hmax(vmax) : m_old;
+                const __m256 vm = _mm256_set1_ps(m_new);
+                __m256 vsum = _mm256_setzero_ps();
+                for (int j = 0; j < v8 + (tail ? 8 : 0); j += 8) {
+                    const __m256 e = exp256(_mm256_sub_ps(_mm256_loadu_ps(s_r + j), vm));
+                    _mm256_storeu_ps(s_r + j, e);
+                    vsum = _mm256_add_ps(vsum, e);
+                }
+                for (int j = visible; j < bc; j++) s_r[j] = 0.0f;  // masked keys weigh exactly 0
+                const float alpha = expf(m_old - m_new);  // 0 on the first block
+                row_sum[r] = row_sum[r] * alpha + hsum(vsum);
+                row_max[r] = m_new;
+                if (alpha != 1.0f) {
+                    float* acc_r = acc + r * Dp;
+                    const __m256 va = _mm256_set1_ps(alpha);
+                    for (int d = 0; d < Dp; d += 8)
+                        _mm256_store_ps(acc_r + d, _mm256_mul_ps(_mm256_load_ps(acc_r + d), va));
+                }
+            }
+            // pass 3: acc (br, Dp) += p (br, bc) · v_block (bc, Dp)
+            pack_a(p_packed, scores, BC, br, bc);
+            for (int dr = 0; dr < Dp; dr += NR) {
+                for (int ir = 0; ir < br; ir += MR) {
+                    gemm_f32_6x16__avx2(bc, p_packed + ir * bc, v_packed + dr * T + j0 * NR,
+                                        acc + ir * Dp + dr, Dp, true);
+                }
+            }
+        }
+        // pass 4: normalise each row by its sum
+        for (int r = 0; r < br; r++) {
+            const float inv = 1.0f / row_sum[r];
+            const float* acc_r = acc + r * Dp;
+            float* out_r = out + static_cast<long>(i0 + r) * ld_out;
+            for (int d = 0; d < D; d++) out_r[d] = acc_r[d] * inv;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace attn::kernels::avx2
+
+namespace attn::kernels {
+
+extern const KernelTable kAvx2Table;
+const KernelTable kAvx2Table = {"avx2", "x86-64 with AVX2 and FMA", avx2::matmul, avx2::softmax_rows,
+                                avx2::attention_fused};
+
+}  // namespace attn::kernels
+
+#endif  // x86-64

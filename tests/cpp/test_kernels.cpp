@@ -1,0 +1,279 @@
+// Kernel parity: every available back end against a double-precision reference and against the
+// scalar back end, on shapes that hit every tail of the 6x16 / 4x8 tiles and the cache blocks.
+// Outputs are pre-filled with NaN so an element a kernel forgets to write fails the test.
+#include <catch2/catch.hpp>
+
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "attn/generator.h"
+#include "attn/kernels.h"
+#include "attn/modules.h"
+#include "attn/tensor.h"
+
+namespace {
+
+using attn::kernels::KernelTable;
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kNegInf = -std::numeric_limits<float>::infinity();
+
+const KernelTable& scalar_table() {
+    for (const KernelTable* k : attn::kernels::available())
+        if (std::string(k->name) == "scalar") return *k;
+    FAIL("the scalar back end is always available");
+    throw;
+}
+
+// Deterministic values in [lo, hi): a small LCG, so the test needs nothing from the engine.
+struct Values {
+    uint32_t state;
+    explicit Values(uint32_t seed) : state(seed * 2654435761u + 1) {}
+    float next(float lo, float hi) {
+        state = state * 1664525u + 1013904223u;
+        return lo + (hi - lo) * static_cast<float>(state >> 8) / 16777216.0f;
+    }
+    std::vector<float> fill(size_t n, float lo = -1.0f, float hi = 1.0f) {
+        std::vector<float> v(n);
+        for (float& x : v) x = next(lo, hi);
+        return v;
+    }
+};
+
+// Largest |got - want| / (atol + rtol·scale) over the checks: <= 1 passes.
+struct Worst {
+    double ratio = 0, got = 0, want = 0;
+    long index = -1;
+    bool nan = false;
+    void check(long i, float g, double w, double tol) {
+        if (std::isnan(w) != std::isnan(g)) nan = true;
+        if (std::isnan(w) || std::isnan(g)) {
+            if (std::isnan(w) != std::isnan(g)) index = i, got = g, want = w, ratio = INFINITY;
+            return;
+        }
+        if (std::isinf(w) || std::isinf(g)) {
+            if (g != w) index = i, got = g, want = w, ratio = INFINITY;
+            return;
+        }
+        const double r = std::fabs(g - w) / tol;
+        if (r > ratio) ratio = r, got = g, want = w, index = i;
+    }
+};
+
+#define REQUIRE_WITHIN(worst)                                                                  \
+    do {                                                                                       \
+        INFO("largest difference at element " << (worst).index << ": got " << (worst).got     \
+                                               << ", want " << (worst).want << " ("            \
+                                               << (worst).ratio << " x tolerance)");           \
+        REQUIRE((worst).ratio <= 1.0);                                                         \
+    } while (0)
+
+struct MatmulCase {
+    int M, N, K;
+    bool transposed;
+    int pad_a, pad_b, pad_c;  // leading dimension = row length + pad
+};
+
+// Runs one case through `k` and checks it against a double-precision product. Each element's
+// tolerance scales with Σ|a||b|, the bound on any float summation order's error.
+void check_matmul(const KernelTable& k, const MatmulCase& mc, uint32_t seed) {
+    const int M = mc.M, N = mc.N, K = mc.K;
+    const int lda = K + mc.pad_a, ldc = N + mc.pad_c;
+    const int ldb = (mc.transposed ? K : N) + mc.pad_b;
+    Values values(seed);
+    const std::vector<float> a = values.fill(static_cast<size_t>(M) * lda + 1);
+    const std::vector<float> b = values.fill(static_cast<size_t>((mc.transposed ? N : K)) * ldb + 1);
+    std::vector<float> c(static_cast<size_t>(M) * ldc, kNaN);
+    k.matmul(c.data(), ldc, a.data(), lda, b.data(), ldb, M, N, K, mc.transposed);
+    Worst worst;
+    for (int i = 0; i < M; i++) {
+        for (int j = 0; j < N; j++) {
+            double want = 0, scale = 0;
+            for (int p = 0; p < K; p++) {
+                const double b_pj = mc.transposed ? b[static_cast<size_t>(j) * ldb + p] : b[static_cast<size_t>(p) * ldb + j];
+                want += a[static_cast<size_t>(i) * lda + p] * b_pj;
+                scale += std::fabs(a[static_cast<size_t>(i) * lda + p] * b_pj);
+            }
+            worst.check(i * ldc + j, c[static_cast<size_t>(i) * ldc + j], want, 1e-7 + 2.0 * K * FLT_EPSILON * scale);
+        }
+        // the gap between rows is not c's: it must stay untouched
+        for (int j = N; j < ldc; j++) {
+            if (!std::isnan(c[static_cast<size_t>(i) * ldc + j])) worst.check(i * ldc + j, c[static_cast<size_t>(i) * ldc + j], kNaN, 1);
+        }
+    }
+    INFO(k.name << " matmul M=" << M << " N=" << N << " K=" << K << (mc.transposed ? " b transposed" : "")
+                << " lda=" << lda << " ldb=" << ldb << " ldc=" << ldc);
+    REQUIRE_WITHIN(worst);
+}
+
+}  // namespace
+
+TEST_CASE("the kernel table lists scalar, and ATTN_KERNELS-style selection rejects unknown names", "[kernels]") {
+    const auto available = attn::kernels::available();
+    REQUIRE(!available.empty());
+    CHECK(std::string(available.front()->name) == "scalar");
+    const std::string err = attn::kernels::select("no-such-kernels");
+    CHECK(err.find("unknown kernel back end 'no-such-kernels'") != std::string::npos);
+    CHECK(err.find("scalar") != std::string::npos);
+}
+
+#if (defined(__x86_64__) || defined(_M_X64)) && !defined(__EMSCRIPTEN__)
+// x86 only: the dispatcher's CPUID/XGETBV check must agree with the compiler's own CPU detection.
+TEST_CASE("avx2 is available exactly when the CPU and OS support AVX2 and FMA", "[kernels]") {
+    bool listed = false;
+    for (const KernelTable* k : attn::kernels::available()) listed = listed || std::string(k->name) == "avx2";
+    __builtin_cpu_init();
+    CHECK(listed == (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")));
+}
+#endif
+
+TEST_CASE("matmul of every back end matches a double-precision product on every tail", "[kernels]") {
+    for (const KernelTable* k : attn::kernels::available()) {
+        uint32_t seed = 1;
+        // sizes 1..17 cover every remainder of 4-, 6-, 8- and 16-wide tiles
+        for (int M = 1; M <= 17; M++)
+            for (int N = 1; N <= 17; N++)
+                for (int K : {1, 2, 3, 5, 8, 13, 16, 17})
+                    for (bool tr : {false, true}) check_matmul(*k, {M, N, K, tr, 0, 0, 0}, seed++);
+        // primes and sizes past the cache blocks (KC 256, MC 144, NC 1024), with strided operands
+        const MatmulCase big[] = {
+            {97, 131, 257, false, 0, 0, 0}, {97, 131, 257, true, 3, 5, 7},
+            {149, 1031, 33, false, 1, 2, 3}, {149, 1031, 33, true, 0, 0, 0},
+            {300, 263, 521, false, 5, 0, 1}, {300, 263, 521, true, 0, 9, 0},
+            {1, 1000, 300, false, 0, 0, 0},  {1000, 1, 300, true, 0, 0, 0},
+            {7, 19, 1, true, 4, 4, 4},       {289, 16, 6, false, 0, 0, 0},
+        };
+        for (const MatmulCase& mc : big) check_matmul(*k, mc, seed++);
+    }
+}
+
+TEST_CASE("matmul with K = 0 writes zeros", "[kernels]") {
+    for (const KernelTable* k : attn::kernels::available()) {
+        std::vector<float> c(3 * 5, kNaN);
+        const float a = 1.0f, b = 1.0f;
+        k->matmul(c.data(), 5, &a, 1, &b, 5, 3, 5, 0, false);
+        INFO(k->name);
+        for (float x : c) CHECK(x == 0.0f);
+    }
+}
+
+TEST_CASE("softmax_rows of every back end matches scalar, masks and -inf included", "[kernels]") {
+    const KernelTable& ref = scalar_table();
+    for (const KernelTable* k : attn::kernels::available()) {
+        uint32_t seed = 100;
+        for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 31, 67, 129, 257, 1000}) {
+            for (int variant = 0; variant < 4; variant++) {
+                const int rows = variant == 3 ? 9 : 5, ldx = n + (variant % 2 ? 3 : 0);
+                const bool causal = variant >= 2;
+                const int offset = variant == 3 ? -2 : 0;
+                const float divisor = variant == 0 ? 1.0f : std::sqrt(static_cast<float>(n) + 1.0f);
+                Values values(seed++);
+                // wide range: e^(x - max) goes from 1 down past the denormals
+                std::vector<float> x = values.fill(static_cast<size_t>(rows) * ldx, -60.0f, 60.0f);
+                for (int r = 0; r < rows; r++)
+                    for (int j = n; j < ldx; j++) x[static_cast<size_t>(r) * ldx + j] = kNaN;
+                if (n > 2) x[1] = kNegInf;  // masked_fill(-inf) entries weigh exactly 0
+                if (rows > 4)               // a row of only -inf is NaN, as in PyTorch
+                    for (int j = 0; j < n; j++) x[static_cast<size_t>(4) * ldx + j] = kNegInf;
+                std::vector<float> want = x, got = x;
+                ref.softmax_rows(want.data(), ldx, rows, n, divisor, causal, offset);
+                k->softmax_rows(got.data(), ldx, rows, n, divisor, causal, offset);
+                Worst worst;
+                for (size_t i = 0; i < got.size(); i++) worst.check(static_cast<long>(i), got[i], want[i], 1e-7 + 4e-6 * std::fabs(want[i]));
+                INFO(k->name << " softmax n=" << n << " rows=" << rows << " ldx=" << ldx
+                             << (causal ? " causal offset " + std::to_string(offset) : ""));
+                REQUIRE_WITHIN(worst);
+                // what a learner checks: masked weights are exactly 0 and visible ones sum to 1
+                for (int r = 0; r < rows; r++) {
+                    if (rows > 4 && r == 4) continue;
+                    const int visible = causal ? std::min(n, std::max(0, r + offset + 1)) : n;
+                    double sum = 0;
+                    for (int j = 0; j < n; j++) {
+                        const float w = got[static_cast<size_t>(r) * ldx + j];
+                        if (j >= visible || (r == 0 && j == 1 && n > 2)) CHECK(w == 0.0f);
+                        sum += w;
+                    }
+                    if (visible > 0 && !(r == 0 && n > 2 && visible == 1)) CHECK(std::fabs(sum - 1.0) < 1e-5);
+                }
+            }
+        }
+    }
+}
+
+namespace {
+
+// The materialised path with the scalar kernels: scores (T,T) = q kᵀ, softmax, times v.
+std::vector<float> materialised_attention(const std::vector<float>& q, const std::vector<float>& k,
+                                          const std::vector<float>& v, int ld, int T, int D,
+                                          float divisor, bool causal) {
+    const KernelTable& ref = scalar_table();
+    std::vector<float> scores(static_cast<size_t>(T) * T), out(static_cast<size_t>(T) * D);
+    ref.matmul(scores.data(), T, q.data(), ld, k.data(), ld, T, T, D, true);
+    ref.softmax_rows(scores.data(), T, T, T, divisor, causal, 0);
+    ref.matmul(out.data(), D, scores.data(), T, v.data(), ld, T, D, T, false);
+    return out;
+}
+
+void check_fused(const KernelTable& kt, int T, int D, bool causal, int pad, uint32_t seed) {
+    const int ld = D + pad;
+    Values values(seed);
+    const std::vector<float> q = values.fill(static_cast<size_t>(T) * ld, -2.0f, 2.0f);
+    const std::vector<float> k = values.fill(static_cast<size_t>(T) * ld, -2.0f, 2.0f);
+    const std::vector<float> v = values.fill(static_cast<size_t>(T) * ld);
+    const float divisor = std::sqrt(static_cast<float>(D));
+    const std::vector<float> want = materialised_attention(q, k, v, ld, T, D, divisor, causal);
+    const int ld_out = D + 2 * pad + 1;
+    std::vector<float> out(static_cast<size_t>(T) * ld_out, kNaN);
+    kt.attention_fused(out.data(), ld_out, q.data(), ld, k.data(), ld, v.data(), ld, T, D, divisor, causal);
+    Worst worst;
+    for (int t = 0; t < T; t++) {
+        for (int d = 0; d < D; d++) worst.check(t * ld_out + d, out[static_cast<size_t>(t) * ld_out + d], want[static_cast<size_t>(t) * D + d], 2e-6 + 2e-5 * std::fabs(want[static_cast<size_t>(t) * D + d]));
+        for (int d = D; d < ld_out; d++)
+            if (!std::isnan(out[static_cast<size_t>(t) * ld_out + d])) worst.check(t * ld_out + d, out[static_cast<size_t>(t) * ld_out + d], kNaN, 1);
+    }
+    INFO(kt.name << " fused attention T=" << T << " D=" << D << (causal ? " causal" : "") << " ld=" << ld);
+    REQUIRE_WITHIN(worst);
+}
+
+}  // namespace
+
+TEST_CASE("fused attention of every back end matches the materialised path", "[kernels]") {
+    for (const KernelTable* k : attn::kernels::available()) {
+        uint32_t seed = 500;
+        for (bool causal : {true, false}) {
+            // every token count up to past one query block (48) and one key block (64)
+            for (int T = 1; T <= 17; T++)
+                for (int D : {1, 3, 8, 16, 17}) check_fused(*k, T, D, causal, T % 3, seed++);
+            for (int T : {47, 48, 49, 63, 64, 65, 97, 130, 200})
+                check_fused(*k, T, 64, causal, T % 2 ? 5 : 0, seed++);
+            // every head dimension 1..129 (tails of the 16-wide channel panels)
+            for (int D = 1; D <= 129; D++) check_fused(*k, 53, D, causal, D % 4, seed++);
+        }
+    }
+}
+
+TEST_CASE("MultiHeadAttention's fused path matches its materialised path under every back end", "[kernels]") {
+    const std::string was_active = attn::kernels::active().name;
+    for (const KernelTable* k : attn::kernels::available()) {
+        REQUIRE(attn::kernels::select(k->name).empty());
+        for (int64_t T : {attn::kFusedMinTokens, attn::kFusedMinTokens + 37}) {
+            attn::Generator gen(789);
+            const attn::MultiHeadAttention mha(24, 36, 512, 0.0, 3, true, gen);
+            attn::Tensor x = attn::Tensor::zeros({2, T, 24});
+            for (float& value : x.data) value = gen.uniform_float(0.0f, 1.0f);
+            attn::AttentionTrace trace;
+            const attn::Tensor fused = mha.forward(x, gen);                  // no trace: fused
+            const attn::Tensor materialised = mha.forward(x, gen, &trace);  // trace: (T,T) built
+            REQUIRE(fused.shape == materialised.shape);
+            Worst worst;
+            for (size_t i = 0; i < fused.data.size(); i++)
+                worst.check(static_cast<long>(i), fused.data[i], materialised.data[i], 1e-6 + 1e-5 * std::fabs(materialised.data[i]));
+            INFO(k->name << " MultiHeadAttention T=" << T);
+            REQUIRE_WITHIN(worst);
+        }
+    }
+    REQUIRE(attn::kernels::select(was_active).empty());
+}
