@@ -106,9 +106,7 @@ Tensor Linear::forward(const Tensor& x) const {
     s.back() = d_out;
     Tensor y = Tensor::zeros(s);
     const int rows = static_cast<int>(x.numel() / d_in);
-    kernels::active().matmul(y.ptr(), static_cast<int>(d_out), x.ptr(), static_cast<int>(d_in),
-                             weight.ptr(), static_cast<int>(d_in), rows, static_cast<int>(d_out),
-                             static_cast<int>(d_in), true);
+    mm(y.ptr(), x.ptr(), weight.ptr(), rows, d_out, d_in, true);
     y.requires_grad = true;
     if (bias.numel()) {
         for (int r = 0; r < rows; r++)

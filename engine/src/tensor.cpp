@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "attn/kernels.h"
+#include "attn/pytorch_cpu.h"
 
 namespace attn {
 
@@ -76,83 +77,6 @@ Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op o
     return out;
 }
 
-
-// PyTorch 1.13's CPU sum (aten/src/ATen/native/cpu/SumKernel.cpp), whose order of additions decides
-// the last bit and so whether a sum of softmax weights prints as "1." or "1.0000". Lane is float for
-// the scalar path and an 8-float AVX2 vector for the vectorised one.
-template <typename Lane>
-Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t size);
-
-struct Lanes8 {
-    float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    Lanes8& operator+=(const Lanes8& o) {
-        for (int i = 0; i < 8; i++) v[i] += o.v[i];
-        return *this;
-    }
-};
-inline void add_to(float& a, float b) { a += b; }
-inline void add_to(Lanes8& a, const Lanes8& b) { a += b; }
-
-// multi_row_sum: nrows interleaved partial sums, accumulated in 4 cascade levels.
-template <typename Lane, int64_t nrows>
-std::array<Lane, nrows> multi_row_sum(const std::vector<Lane>& x, int64_t begin, int64_t row_stride,
-                                      int64_t col_stride, int64_t size) {
-    constexpr int64_t num_levels = 4;
-    int64_t ceil_log2 = 0;
-    while ((int64_t(1) << ceil_log2) < size) ceil_log2++;
-    const int64_t level_power = std::max<int64_t>(4, ceil_log2 / num_levels);
-    const int64_t level_step = int64_t(1) << level_power;
-    const int64_t level_mask = level_step - 1;
-    Lane acc[num_levels][nrows] = {};
-    int64_t i = 0;
-    for (; i + level_step <= size;) {
-        for (int64_t j = 0; j < level_step; ++j, ++i)
-            for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], x[begin + i * row_stride + k * col_stride]);
-        for (int64_t j = 1; j < num_levels; j++) {
-            for (int64_t k = 0; k < nrows; k++) {
-                add_to(acc[j][k], acc[j - 1][k]);
-                acc[j - 1][k] = Lane{};
-            }
-            if ((i & (level_mask << (j * level_power))) != 0) break;
-        }
-    }
-    for (; i < size; ++i)
-        for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], x[begin + i * row_stride + k * col_stride]);
-    for (int64_t j = 1; j < num_levels; j++)
-        for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], acc[j][k]);
-    std::array<Lane, nrows> ret;
-    for (int64_t k = 0; k < nrows; k++) ret[k] = acc[0][k];
-    return ret;
-}
-
-template <typename Lane>
-Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t size) {
-    constexpr int64_t ilp = 4;
-    const int64_t size_ilp = size / ilp;
-    auto partial = multi_row_sum<Lane, ilp>(x, begin, stride * ilp, stride, size_ilp);
-    for (int64_t i = size_ilp * ilp; i < size; ++i) add_to(partial[0], x[begin + i * stride]);
-    for (int64_t k = 1; k < ilp; k++) add_to(partial[0], partial[k]);
-    return partial[0];
-}
-
-// The sum of n floats starting at x, `stride` apart, in PyTorch's order.
-float pytorch_sum(const float* x, int64_t n, int64_t stride) {
-    if (stride != 1 || n < 8) {
-        std::vector<float> v(static_cast<size_t>(n));
-        for (int64_t i = 0; i < n; i++) v[i] = x[i * stride];
-        return row_sum(v, 0, 1, n);
-    }
-    // contiguous: 8-wide vectors through row_sum, the scalar tail first, then the lanes in order
-    const int64_t vec_size = n / 8;
-    std::vector<Lanes8> vecs(static_cast<size_t>(vec_size));
-    for (int64_t i = 0; i < vec_size; i++)
-        for (int l = 0; l < 8; l++) vecs[i].v[l] = x[i * 8 + l];
-    Lanes8 vec_acc = row_sum(vecs, 0, 1, vec_size);
-    float final_acc = 0.0f;
-    for (int64_t k = vec_size * 8; k < n; k++) final_acc += x[k];
-    for (int l = 0; l < 8; l++) final_acc += vec_acc.v[l];
-    return final_acc;
-}
 
 }  // namespace
 
@@ -314,56 +238,57 @@ Tensor cat_last(const std::vector<Tensor>& ts) {
     return out;
 }
 
+void mm(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed) {
+    if (M * N * K > kExactProductWork) {
+        kernels::active().matmul(c, static_cast<int>(N), a, static_cast<int>(K), b,
+                                 static_cast<int>(b_transposed ? K : N), static_cast<int>(M),
+                                 static_cast<int>(N), static_cast<int>(K), b_transposed);
+        return;
+    }
+    pytorch_cpu::gemm_fma(c, a, b, M, N, K, b_transposed);
+}
+
 Tensor matmul(const Tensor& a, const Tensor& b) {
-    const auto& k = kernels::active();
     auto mismatch = [&] {
         return Error("cannot multiply shapes " + shape_str(a.shape) + " and " + shape_str(b.shape) +
                      ": the inner dimensions must match");
     };
     if (a.dim() == 0 || b.dim() == 0) throw Error("matmul needs tensors with at least 1 dimension");
     if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
-    if (a.dim() == 1 && b.dim() == 2) {  // (K) @ (K,N) -> (N)
+    if (a.dim() == 1 && b.dim() == 2) {  // (K) @ (K,N) -> (N): PyTorch runs it as a (1,K) mm
         if (a.shape[0] != b.shape[0]) throw mismatch();
-        int K = static_cast<int>(b.shape[0]), N = static_cast<int>(b.shape[1]);
-        Tensor out = Tensor::zeros({N});
-        k.matmul(out.ptr(), N, a.ptr(), K, b.ptr(), N, 1, N, K, false);
+        Tensor out = Tensor::zeros({b.shape[1]});
+        mm(out.ptr(), a.ptr(), b.ptr(), 1, b.shape[1], b.shape[0], false);
         return tracked(std::move(out), "SqueezeBackward1", {&a, &b});
     }
     if (b.dim() == 1) {  // (..., M, K) @ (K) -> (..., M)
         if (a.shape.back() != b.shape[0]) throw mismatch();
-        int K = static_cast<int>(b.shape[0]);
-        int M = static_cast<int>(a.numel() / K);
         Shape s(a.shape.begin(), a.shape.end() - 1);
         Tensor out = Tensor::zeros(s);
-        k.matmul(out.ptr(), 1, a.ptr(), K, b.ptr(), 1, M, 1, K, true);
+        mm(out.ptr(), a.ptr(), b.ptr(), a.numel() / b.shape[0], 1, b.shape[0], false);
         return tracked(std::move(out), a.dim() == 2 ? "MvBackward0" : "ViewBackward0", {&a, &b});
     }
     // (..., M, K) @ (K, N) or (B..., M, K) @ (B..., K, N)
-    int64_t M = a.shape[a.dim() - 2], K = a.shape.back(), N = b.shape.back();
+    const int64_t M = a.shape[a.dim() - 2], K = a.shape.back(), N = b.shape.back();
     if (b.shape[b.dim() - 2] != K) throw mismatch();
-    if (b.dim() == 2) {
-        // fold a's batch dimensions into rows: one product
-        int64_t rows = a.numel() / K;
-        Shape s = a.shape;
-        s.back() = N;
-        Tensor out = Tensor::zeros(s);
-        k.matmul(out.ptr(), static_cast<int>(N), a.ptr(), static_cast<int>(K), b.ptr(),
-                 static_cast<int>(N), static_cast<int>(rows), static_cast<int>(N),
-                 static_cast<int>(K), false);
+    Shape s = a.shape;
+    s.back() = N;
+    Tensor out = Tensor::zeros(s);
+    if (b.dim() == 2) {  // a's batch dimensions fold into rows: one mm, as PyTorch folds them
+        mm(out.ptr(), a.ptr(), b.ptr(), a.numel() / K, N, K, false);
         return tracked(std::move(out), a.dim() == 2 ? "MmBackward0" : "UnsafeViewBackward0", {&a, &b});
     }
     if (a.dim() != b.dim() || !std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin())) {
         throw Error("cannot multiply shapes " + shape_str(a.shape) + " and " + shape_str(b.shape) +
                     ": the batch dimensions must match");
     }
-    int64_t batch = a.numel() / (M * K);
-    Shape s = a.shape;
-    s.back() = N;
-    Tensor out = Tensor::zeros(s);
+    const int64_t batch = a.numel() / (M * K);
     for (int64_t i = 0; i < batch; i++) {
-        k.matmul(out.ptr() + i * M * N, static_cast<int>(N), a.ptr() + i * M * K,
-                 static_cast<int>(K), b.ptr() + i * K * N, static_cast<int>(N),
-                 static_cast<int>(M), static_cast<int>(N), static_cast<int>(K), false);
+        float* c_i = out.ptr() + i * M * N;
+        const float* a_i = a.ptr() + i * M * K;
+        const float* b_i = b.ptr() + i * K * N;
+        if (M * N * K < 400) pytorch_cpu::bmm_small(c_i, a_i, b_i, M, N, K);
+        else mm(c_i, a_i, b_i, M, N, K, false);
     }
     return tracked(std::move(out), "UnsafeViewBackward0", {&a, &b});
 }
@@ -375,7 +300,7 @@ Tensor dot(const Tensor& a, const Tensor& b) {
     }
     Tensor out = Tensor::zeros({});
     int K = static_cast<int>(a.shape[0]);
-    kernels::active().matmul(out.ptr(), 1, a.ptr(), K, b.ptr(), 1, 1, 1, K, false);
+    out.data[0] = pytorch_cpu::dot(a.ptr(), b.ptr(), K);
     return tracked(std::move(out), "DotBackward0", {&a, &b});
 }
 
@@ -411,12 +336,12 @@ Tensor add(const Tensor& a, const Tensor& b) {
 
 Tensor exp(const Tensor& a) {
     Tensor out = a;
-    for (float& x : out.data) x = std::exp(x);
+    for (float& x : out.data) x = pytorch_cpu::expf_u10(x);
     return tracked(std::move(out), "ExpBackward0", {&a});
 }
 
 Tensor sum(const Tensor& a) {
-    return tracked(Tensor({}, {pytorch_sum(a.ptr(), a.numel(), 1)}), "SumBackward0", {&a});
+    return tracked(Tensor({}, {pytorch_cpu::sum(a.ptr(), a.numel(), 1)}), "SumBackward0", {&a});
 }
 
 Tensor sum(const Tensor& a, int dim, bool keepdim) {
@@ -428,7 +353,7 @@ Tensor sum(const Tensor& a, int dim, bool keepdim) {
     if (keepdim) s[d] = 1; else s.erase(s.begin() + d);
     Tensor out = Tensor::zeros(s);
     for (int64_t o = 0; o < outer; o++) {
-        for (int64_t i = 0; i < inner; i++) out.data[o * inner + i] = pytorch_sum(a.ptr() + o * n * inner + i, n, inner);
+        for (int64_t i = 0; i < inner; i++) out.data[o * inner + i] = pytorch_cpu::sum(a.ptr() + o * n * inner + i, n, inner);
     }
     return tracked(std::move(out), "SumBackward1", {&a});
 }
@@ -437,11 +362,8 @@ Tensor softmax(const Tensor& a, int dim) {
     if (a.dim() == 0) throw Error("softmax needs a tensor with at least 1 dimension");
     if (wrap_dim(dim, a.dim()) != a.dim() - 1) throw Error("softmax is computed over the last dimension");
     Tensor out = a;
-    int n = static_cast<int>(a.shape.back());
-    if (n > 0) {
-        int rows = static_cast<int>(a.numel() / n);
-        kernels::active().softmax_rows(out.ptr(), n, rows, n, 1.0f, false, 0);
-    }
+    const int64_t n = a.shape.back();
+    for (int64_t r = 0; n > 0 && r < a.numel() / n; r++) pytorch_cpu::softmax_row(out.ptr() + r * n, n);
     return tracked(std::move(out), "SoftmaxBackward0", {&a});
 }
 

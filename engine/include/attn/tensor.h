@@ -54,6 +54,14 @@ Tensor T(const Tensor& t);                                 // t.T for 2-D t
 Tensor stack(const std::vector<Tensor>& ts);               // torch.stack(ts, dim=0)
 Tensor cat_last(const std::vector<Tensor>& ts);            // torch.cat(ts, dim=-1)
 
+// --- the raw product behind matmul and nn.Linear ---
+// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed, rounded as PyTorch's CPU path
+// rounds it: BLAS computes each output as one fused multiply-add chain over k, so teaching-size
+// products (up to kExactProductWork multiply-adds) are computed here exactly that way, bit for bit
+// the same in every back end and in wasm; larger ones go to the kernel table (within float tolerance).
+constexpr int64_t kExactProductWork = int64_t(1) << 16;
+void mm(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed);
+
 // --- arithmetic ---
 Tensor matmul(const Tensor& a, const Tensor& b);  // torch.matmul for the 1-D..4-D cases the chapter uses
 Tensor dot(const Tensor& a, const Tensor& b);     // 1-D · 1-D

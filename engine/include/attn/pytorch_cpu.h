@@ -1,0 +1,32 @@
+// PyTorch 1.13's CPU arithmetic on this kind of machine (the AVX2 build), reproduced operation by
+// operation so results round exactly as PyTorch's do. Each function names the ATen code it mirrors;
+// every rounding choice here was checked against python3-torch 1.13 (scripts/make_reference_cases.py).
+#pragma once
+
+#include <cstdint>
+
+namespace attn::pytorch_cpu {
+
+// Sleef_expf8_u10, which Vectorized<float>::exp() calls: a degree-6 polynomial with fused
+// multiply-adds, within 1 ulp of exp but not always the correctly rounded value.
+float expf_u10(float x);
+
+// at::native softmax over one contiguous row (_vec_softmax_lastdim): max, exp(x - max), a sum
+// (sequential under 8 elements, else 8 lanes and a shuffle tree), then x * (1 / sum).
+void softmax_row(float* x, int64_t n);
+
+// at::native sum (SumKernel.cpp's cascade_sum) of n floats, `stride` apart.
+float sum(const float* x, int64_t n, int64_t stride);
+
+// BLAS sgemm (OpenBLAS): each output one fused multiply-add chain over k, from 0.
+// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed.
+void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed);
+
+// BLAS sdot (OpenBLAS): float products summed in double, rounded once at the end. Exact below 32
+// elements; longer vectors go through a vector kernel this does not reproduce bit for bit.
+float dot(const float* x, const float* y, int64_t n);
+
+// ATen's own bmm loop for batches under 400 multiply-adds per matrix: separate multiply and add.
+void bmm_small(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K);
+
+}  // namespace attn::pytorch_cpu

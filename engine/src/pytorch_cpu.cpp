@@ -1,0 +1,185 @@
+// PyTorch 1.13's CPU arithmetic, reproduced. See pytorch_cpu.h for what each function mirrors.
+#include "attn/pytorch_cpu.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+namespace attn::pytorch_cpu {
+
+namespace {
+
+// --- sum: SumKernel.cpp. Its order of additions decides the last bit, and so whether a sum of
+// softmax weights prints as "1." or "1.0000". Lane is a float on the scalar path and an 8-float
+// AVX2 vector on the vectorised one. ---
+template <typename Lane>
+Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t size);
+
+struct Lanes8 {
+    float v[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    Lanes8& operator+=(const Lanes8& o) {
+        for (int i = 0; i < 8; i++) v[i] += o.v[i];
+        return *this;
+    }
+};
+inline void add_to(float& a, float b) { a += b; }
+inline void add_to(Lanes8& a, const Lanes8& b) { a += b; }
+
+// multi_row_sum: nrows interleaved partial sums, accumulated in 4 cascade levels.
+template <typename Lane, int64_t nrows>
+std::array<Lane, nrows> multi_row_sum(const std::vector<Lane>& x, int64_t begin, int64_t row_stride,
+                                      int64_t col_stride, int64_t size) {
+    constexpr int64_t num_levels = 4;
+    int64_t ceil_log2 = 0;
+    while ((int64_t(1) << ceil_log2) < size) ceil_log2++;
+    const int64_t level_power = std::max<int64_t>(4, ceil_log2 / num_levels);
+    const int64_t level_step = int64_t(1) << level_power;
+    const int64_t level_mask = level_step - 1;
+    Lane acc[num_levels][nrows] = {};
+    int64_t i = 0;
+    for (; i + level_step <= size;) {
+        for (int64_t j = 0; j < level_step; ++j, ++i)
+            for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], x[begin + i * row_stride + k * col_stride]);
+        for (int64_t j = 1; j < num_levels; j++) {
+            for (int64_t k = 0; k < nrows; k++) {
+                add_to(acc[j][k], acc[j - 1][k]);
+                acc[j - 1][k] = Lane{};
+            }
+            if ((i & (level_mask << (j * level_power))) != 0) break;
+        }
+    }
+    for (; i < size; ++i)
+        for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], x[begin + i * row_stride + k * col_stride]);
+    for (int64_t j = 1; j < num_levels; j++)
+        for (int64_t k = 0; k < nrows; k++) add_to(acc[0][k], acc[j][k]);
+    std::array<Lane, nrows> ret;
+    for (int64_t k = 0; k < nrows; k++) ret[k] = acc[0][k];
+    return ret;
+}
+
+template <typename Lane>
+Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t size) {
+    constexpr int64_t ilp = 4;
+    const int64_t size_ilp = size / ilp;
+    auto partial = multi_row_sum<Lane, ilp>(x, begin, stride * ilp, stride, size_ilp);
+    for (int64_t i = size_ilp * ilp; i < size; ++i) add_to(partial[0], x[begin + i * stride]);
+    for (int64_t k = 1; k < ilp; k++) add_to(partial[0], partial[k]);
+    return partial[0];
+}
+
+}  // namespace
+
+float sum(const float* x, int64_t n, int64_t stride) {
+    if (stride != 1 || n < 8) {
+        std::vector<float> v(static_cast<size_t>(n));
+        for (int64_t i = 0; i < n; i++) v[i] = x[i * stride];
+        return row_sum(v, 0, 1, n);
+    }
+    // contiguous: 8-wide vectors through row_sum, the scalar tail first, then the lanes in order
+    const int64_t vec_size = n / 8;
+    std::vector<Lanes8> vecs(static_cast<size_t>(vec_size));
+    for (int64_t i = 0; i < vec_size; i++)
+        for (int l = 0; l < 8; l++) vecs[i].v[l] = x[i * 8 + l];
+    Lanes8 vec_acc = row_sum(vecs, 0, 1, vec_size);
+    float final_acc = 0.0f;
+    for (int64_t k = vec_size * 8; k < n; k++) final_acc += x[k];
+    for (int l = 0; l < 8; l++) final_acc += vec_acc.v[l];
+    return final_acc;
+}
+
+
+// --- exp: Sleef 3's xexpf (sleefsimdsp.c), AVX2 flavour: every vmla is a fused multiply-add ---
+namespace {
+
+float pow2i(int q) {  // 2^q for q in the normal range, built from the exponent bits as Sleef does
+    const uint32_t bits = static_cast<uint32_t>(q + 0x7f) << 23;
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+}  // namespace
+
+float expf_u10(float d) {
+    const float R_LN2f = 1.442695040888963407359924681001892137426645954152985934135449406931f;
+    const float L2Uf = 0.693145751953125f, L2Lf = 1.428606765330187045e-06f;
+    if (std::isnan(d)) return d;
+    if (d < -104.0f) return 0.0f;
+    if (d > 100.0f) return INFINITY;
+    const int q = static_cast<int>(std::nearbyint(d * R_LN2f));  // round half to even, as cvtps2dq
+    float s = std::fma(static_cast<float>(q), -L2Uf, d);
+    s = std::fma(static_cast<float>(q), -L2Lf, s);
+    float u = 0.000198527617612853646278381f;
+    u = std::fma(u, s, 0.00139304355252534151077271f);
+    u = std::fma(u, s, 0.00833336077630519866943359f);
+    u = std::fma(u, s, 0.0416664853692054748535156f);
+    u = std::fma(u, s, 0.166666671633720397949219f);
+    u = std::fma(u, s, 0.5f);
+    u = 1.0f + std::fma(s * s, u, s);
+    // ldexp in two steps so that neither factor overflows
+    const int half = q >> 1;
+    return (u * pow2i(half)) * pow2i(q - half);
+}
+
+void softmax_row(float* x, int64_t n) {
+    // pass 1: the row max (subtracted only for numerical stability); NaN propagates as in vec::maximum
+    float max_val = x[0];
+    for (int64_t j = 1; j < n; j++) max_val = (std::isnan(x[j]) || x[j] > max_val) ? x[j] : max_val;
+    // pass 2: exponentiate and sum in vec::reduce_all's order
+    for (int64_t j = 0; j < n; j++) x[j] = expf_u10(x[j] - max_val);
+    float total;
+    if (n < 8) {
+        total = x[0];
+        for (int64_t j = 1; j < n; j++) total += x[j];
+    } else {
+        float lanes[8];
+        std::memcpy(lanes, x, sizeof lanes);
+        int64_t d = 8;
+        for (; d + 8 <= n; d += 8)
+            for (int l = 0; l < 8; l++) lanes[l] += x[d + l];
+        for (int l = 0; d + l < n; l++) lanes[l] += x[d + l];
+        // the AVX2 shuffle tree: halves, then pairs, then neighbours
+        float t[8];
+        for (int l = 0; l < 8; l++) t[l] = lanes[l] + lanes[l ^ 4];
+        for (int l = 0; l < 8; l++) lanes[l] = t[l] + t[l ^ 2];
+        total = lanes[0] + lanes[1];
+    }
+    // pass 3: multiply by the reciprocal, as PyTorch does (not a division per element)
+    const float inv = 1.0f / total;
+    for (int64_t j = 0; j < n; j++) x[j] *= inv;
+}
+
+void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed) {
+    for (int64_t i = 0; i < M; i++) {
+        for (int64_t j = 0; j < N; j++) {
+            float acc = 0.0f;
+            for (int64_t p = 0; p < K; p++) {
+                acc = std::fma(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], acc);
+            }
+            c[i * N + j] = acc;
+        }
+    }
+}
+
+void bmm_small(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K) {
+    for (int64_t i = 0; i < M; i++) {
+        for (int64_t j = 0; j < N; j++) {
+            float acc = 0.0f;
+            for (int64_t p = 0; p < K; p++) {
+                const float prod = a[i * K + p] * b[p * N + j];
+                acc = acc + prod;
+            }
+            c[i * N + j] = acc;
+        }
+    }
+}
+
+float dot(const float* x, const float* y, int64_t n) {
+    double acc = 0.0;  // float products, summed in double (OpenBLAS's sdot tail loop)
+    for (int64_t i = 0; i < n; i++) acc += static_cast<double>(x[i] * y[i]);
+    return static_cast<float>(acc);
+}
+
+}  // namespace attn::pytorch_cpu
