@@ -1,0 +1,375 @@
+// The WebAssembly SIMD128 back end: packed sgemm with a 4x8 micro-kernel, vectorised softmax rows
+// and the tiled online-softmax fused attention, 4 lanes wide. Compiled only under Emscripten with
+// -msimd128 (ATTN_WASM_SIMD=ON). No relaxed SIMD: f32x4 mul then add, each rounded, as scalar does.
+// Shapes: M,N,K matrix sizes; T tokens; D head dimension; MR x NR = 4 x 8 micro-tile.
+#if defined(__wasm_simd128__)
+
+#include <wasm_simd128.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+
+#include "attn/kernels.h"
+
+// A wasm module with SIMD128 either loads whole or not at all, so unlike avx2 there is no run-time
+// CPU check; the helpers still live in their own namespace so the scalar back end coexists.
+namespace attn::kernels::wasm_simd {
+namespace {
+
+constexpr int MR = 4;     // micro-tile rows: 4 x 2 accumulators + 2 for B + 1 broadcast, 16 regs max
+constexpr int NR = 8;     // micro-tile columns: two f32x4 vectors
+constexpr int KC = 256;   // depth of a packed block
+constexpr int MC = 128;   // rows of a packed A block
+constexpr int NC = 1024;  // columns of a packed B block
+
+inline int imin(int a, int b) { return a < b ? a : b; }
+inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
+
+// A grow-only 16-byte aligned scratch buffer, one per purpose (wasm here is single-threaded).
+struct Scratch {
+    float* data = nullptr;
+    size_t capacity = 0;
+    float* get(size_t n) {
+        if (n > capacity) {
+            std::free(data);
+            capacity = (n + 15) / 16 * 16;
+            data = static_cast<float*>(std::aligned_alloc(16, capacity * sizeof(float)));
+            if (!data) std::abort();
+        }
+        return data;
+    }
+    ~Scratch() { std::free(data); }
+};
+
+// ---------------------------------------------------------------------------------------------
+// sgemm: packing and the micro-kernel
+
+// Packs a (mc,kc) block of a into MR-row panels: panel[p*MR + ii]; rows past mc are zero.
+void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
+    for (int i = 0; i < mc; i += MR) {
+        const int mr = imin(MR, mc - i);
+        const float* a_i = a + i * lda;
+        for (int p = 0; p < kc; p++) {
+            for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = ii < mr ? a_i[ii * lda + p] : 0.0f;
+        }
+        ap += MR * kc;
+    }
+}
+
+// Packs a (kc,nc) block of B into NR-column panels: panel[p*NR + jj]. B(p,j) is b[p*ldb + j], or
+// b[j*ldb + p] when transposed. Columns past nc are zero.
+void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed) {
+    for (int j = 0; j < nc; j += NR) {
+        const int nr = imin(NR, nc - j);
+        if (!transposed && nr == NR) {
+            for (int p = 0; p < kc; p++) {
+                wasm_v128_store(bp + p * NR, wasm_v128_load(b + p * ldb + j));
+                wasm_v128_store(bp + p * NR + 4, wasm_v128_load(b + p * ldb + j + 4));
+            }
+        } else if (!transposed) {
+            for (int p = 0; p < kc; p++) {
+                for (int jj = 0; jj < NR; jj++) bp[p * NR + jj] = jj < nr ? b[p * ldb + j + jj] : 0.0f;
+            }
+        } else {
+            for (int p = 0; p < kc; p++) {
+                for (int jj = nr; jj < NR; jj++) bp[p * NR + jj] = 0.0f;
+            }
+            for (int jj = 0; jj < nr; jj++) {
+                const float* b_j = b + (j + jj) * ldb;
+                for (int p = 0; p < kc; p++) bp[p * NR + jj] = b_j[p];
+            }
+        }
+        bp += NR * kc;
+    }
+}
+
+// c (4,8) = [c +] ap (4,kc) · bp (kc,8), both packed. Accumulating loads c first, so each element
+// sums its products in increasing k with a rounding after every multiply and add, as scalar does.
+void gemm_f32_4x8__wasm_simd(int kc, const float* ap, const float* bp, float* c, long ldc,
+                             bool accumulate) {
+    v128_t c00, c01, c10, c11, c20, c21, c30, c31;
+    if (accumulate) {
+        c00 = wasm_v128_load(c + 0 * ldc), c01 = wasm_v128_load(c + 0 * ldc + 4);
+        c10 = wasm_v128_load(c + 1 * ldc), c11 = wasm_v128_load(c + 1 * ldc + 4);
+        c20 = wasm_v128_load(c + 2 * ldc), c21 = wasm_v128_load(c + 2 * ldc + 4);
+        c30 = wasm_v128_load(c + 3 * ldc), c31 = wasm_v128_load(c + 3 * ldc + 4);
+    } else {
+        c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = wasm_f32x4_splat(0.0f);
+    }
+    for (int p = 0; p < kc; p++) {
+        const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
+        v128_t a;
+        a = wasm_f32x4_splat(ap[0]);
+        c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0)), c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
+        a = wasm_f32x4_splat(ap[1]);
+        c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0)), c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
+        a = wasm_f32x4_splat(ap[2]);
+        c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0)), c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
+        a = wasm_f32x4_splat(ap[3]);
+        c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0)), c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
+        ap += MR;
+        bp += NR;
+    }
+    wasm_v128_store(c + 0 * ldc, c00), wasm_v128_store(c + 0 * ldc + 4, c01);
+    wasm_v128_store(c + 1 * ldc, c10), wasm_v128_store(c + 1 * ldc + 4, c11);
+    wasm_v128_store(c + 2 * ldc, c20), wasm_v128_store(c + 2 * ldc + 4, c21);
+    wasm_v128_store(c + 3 * ldc, c30), wasm_v128_store(c + 3 * ldc + 4, c31);
+}
+
+// The micro-kernel on a tile that may be cut short: it goes through a 4x8 buffer.
+void gemm_tile(int mr, int nr, int kc, const float* ap, const float* bp, float* c, long ldc,
+               bool accumulate) {
+    if (mr == MR && nr == NR) {
+        gemm_f32_4x8__wasm_simd(kc, ap, bp, c, ldc, accumulate);
+        return;
+    }
+    alignas(16) float tile[MR * NR] = {};
+    if (accumulate) {
+        for (int i = 0; i < mr; i++) std::memcpy(tile + i * NR, c + i * ldc, nr * sizeof(float));
+    }
+    gemm_f32_4x8__wasm_simd(kc, ap, bp, tile, NR, accumulate);
+    for (int i = 0; i < mr; i++) std::memcpy(c + i * ldc, tile + i * NR, nr * sizeof(float));
+}
+
+Scratch g_pack_a, g_pack_b;
+
+void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb, int M, int N, int K,
+            bool b_transposed) {
+    // c is (M,N), a is (M,K), b is (K,N) or (N,K) read transposed
+    if (M <= 0 || N <= 0) return;
+    if (K <= 0) {
+        for (int i = 0; i < M; i++) std::memset(c + static_cast<long>(i) * ldc, 0, N * sizeof(float));
+        return;
+    }
+    float* bp = g_pack_b.get(static_cast<size_t>(KC) * round_up(imin(N, NC), NR));
+    float* ap = g_pack_a.get(static_cast<size_t>(round_up(imin(M, MC), MR)) * KC);
+    for (int jc = 0; jc < N; jc += NC) {
+        const int nc = imin(NC, N - jc);
+        // later depth blocks accumulate onto c, keeping the k order
+        for (int pc = 0; pc < K; pc += KC) {
+            const int kc = imin(KC, K - pc);
+            const float* b_block = b_transposed ? b + static_cast<long>(jc) * ldb + pc
+                                                : b + static_cast<long>(pc) * ldb + jc;
+            pack_b(bp, b_block, ldb, kc, nc, b_transposed);
+            for (int ic = 0; ic < M; ic += MC) {
+                const int mc = imin(MC, M - ic);
+                pack_a(ap, a + static_cast<long>(ic) * lda + pc, lda, mc, kc);
+                for (int jr = 0; jr < nc; jr += NR) {
+                    for (int ir = 0; ir < mc; ir += MR) {
+                        float* c_ij = c + static_cast<long>(ic + ir) * ldc + jc + jr;
+                        gemm_tile(imin(MR, mc - ir), imin(NR, nc - jr), kc, ap + ir * kc,
+                                  bp + jr * kc, c_ij, ldc, pc > 0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// exp and softmax
+
+inline float hmax(v128_t v) {
+    const float a = wasm_f32x4_extract_lane(v, 0), b = wasm_f32x4_extract_lane(v, 1);
+    const float c = wasm_f32x4_extract_lane(v, 2), d = wasm_f32x4_extract_lane(v, 3);
+    const float ab = a > b ? a : b, cd = c > d ? c : d;
+    return ab > cd ? ab : cd;
+}
+
+// e^x for 2 floats held as doubles: x = n·ln2 + r, e^r by its Taylor series to r^11, times 2^n
+// built in the exponent field; rounded to float once by the caller, so it is the correctly rounded
+// expf in all but ~1e-5 of cases (the same values as the scalar back end's expf, and as avx2).
+inline v128_t exp_f64x2(v128_t x) {
+    x = wasm_f64x2_min(wasm_f64x2_max(x, wasm_f64x2_splat(-104.0)), wasm_f64x2_splat(89.0));
+    const v128_t n = wasm_f64x2_nearest(wasm_f64x2_mul(x, wasm_f64x2_splat(1.4426950408889634074)));
+    v128_t r = wasm_f64x2_sub(x, wasm_f64x2_mul(n, wasm_f64x2_splat(6.93147180369123816490e-01)));
+    r = wasm_f64x2_sub(r, wasm_f64x2_mul(n, wasm_f64x2_splat(1.90821492927058770002e-10)));
+    static constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320,
+                                          1.0 / 5040,     1.0 / 720,     1.0 / 120,    1.0 / 24,
+                                          1.0 / 6,        1.0 / 2,       1.0,          1.0};
+    v128_t y = wasm_f64x2_splat(kInvFact[0]);
+    for (int i = 1; i < 12; i++) y = wasm_f64x2_add(wasm_f64x2_mul(y, r), wasm_f64x2_splat(kInvFact[i]));
+    const v128_t e = wasm_i64x2_add(wasm_i64x2_extend_low_i32x4(wasm_i32x4_trunc_sat_f64x2_zero(n)),
+                                    wasm_i64x2_splat(1023));
+    return wasm_f64x2_mul(y, wasm_i64x2_shl(e, 52));
+}
+
+// e^x for 4 floats: -inf gives 0, overflow gives inf, NaN stays NaN.
+inline v128_t exp_f32x4(v128_t x) {
+    const v128_t lo = wasm_f32x4_demote_f64x2_zero(exp_f64x2(wasm_f64x2_promote_low_f32x4(x)));
+    const v128_t hi = wasm_f32x4_demote_f64x2_zero(
+        exp_f64x2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 2, 3))));
+    const v128_t y = wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5);
+    return wasm_v128_bitselect(x, y, wasm_f32x4_ne(x, x));
+}
+
+// e^(x - sub) in place on n < 4 floats, through the same 4-lane exp as the full vectors.
+inline void exp_tail(float* x, int n, float sub) {
+    alignas(16) float tmp[4] = {0, 0, 0, 0};
+    std::memcpy(tmp, x, n * sizeof(float));
+    wasm_v128_store(tmp, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(tmp), wasm_f32x4_splat(sub))));
+    std::memcpy(x, tmp, n * sizeof(float));
+}
+
+// One row of n scores, in place, in the scalar back end's order of passes: x/divisor, max,
+// e^(x-max), sum left to right, times 1/sum. n >= 1.
+void softmax_row(float* x, int n, float divisor) {
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const v128_t div = wasm_f32x4_splat(divisor);
+    const int n4 = n / 4 * 4;
+    // pass 1: scale and find the row max (subtracted only for numerical stability)
+    v128_t vmax = wasm_f32x4_splat(neg_inf);
+    for (int j = 0; j < n4; j += 4) {
+        const v128_t s = wasm_f32x4_div(wasm_v128_load(x + j), div);
+        wasm_v128_store(x + j, s);
+        vmax = wasm_f32x4_pmax(vmax, s);
+    }
+    float max_val = hmax(vmax);
+    for (int j = n4; j < n; j++) {
+        x[j] = x[j] / divisor;
+        if (x[j] > max_val) max_val = x[j];
+    }
+    // pass 2: exponentiate (a row of only -inf has max -inf and becomes NaN, as in PyTorch)
+    const v128_t vm = wasm_f32x4_splat(max_val);
+    for (int j = 0; j < n4; j += 4) wasm_v128_store(x + j, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + j), vm)));
+    if (n > n4) exp_tail(x + n4, n - n4, max_val);
+    // pass 3: sum, left to right
+    float sum = 0.0f;
+    for (int j = 0; j < n; j++) sum += x[j];
+    // pass 4: normalise
+    const float inv = 1.0f / sum;
+    const v128_t vinv = wasm_f32x4_splat(inv);
+    for (int j = 0; j < n4; j += 4) wasm_v128_store(x + j, wasm_f32x4_mul(wasm_v128_load(x + j), vinv));
+    for (int j = n4; j < n; j++) x[j] *= inv;
+}
+
+void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
+    // x is (rows, n); row r keeps columns 0..r+causal_offset when causal, the rest become 0
+    for (int r = 0; r < rows; r++) {
+        float* x_r = x + static_cast<long>(r) * ldx;
+        int visible = n;
+        if (causal) visible = imin(n, r + causal_offset + 1 > 0 ? r + causal_offset + 1 : 0);
+        if (visible > 0) softmax_row(x_r, visible, divisor);
+        if (visible < n) std::memset(x_r + visible, 0, (n - visible) * sizeof(float));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// fused attention (the same blocking as avx2's: see engine/src/kernels/avx2/kernels_avx2.cpp)
+
+constexpr int BR = 48;  // queries per block: 12 micro-panels of 4
+constexpr int BC = 64;  // keys per block: 8 micro-panels of 8
+
+Scratch g_k_packed, g_v_packed, g_q_packed, g_p_packed, g_scores, g_acc, g_row_state;
+
+void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
+                     const float* v, int ld_v, int T, int D, float divisor, bool causal) {
+    // out, q, k, v are (T,D) with row strides; out = softmax(q kᵀ / divisor) v
+    if (T <= 0 || D <= 0) return;
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const int Dp = round_up(D, NR);
+    const v128_t div = wasm_f32x4_splat(divisor);
+    // K and V packed once per head as B operands, read by every query block
+    float* k_packed = g_k_packed.get(static_cast<size_t>(round_up(T, NR)) * D);
+    float* v_packed = g_v_packed.get(static_cast<size_t>(Dp) * T);
+    pack_b(k_packed, k, ld_k, D, T, true);
+    pack_b(v_packed, v, ld_v, T, D, false);
+    float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D);
+    float* p_packed = g_p_packed.get(static_cast<size_t>(BR) * BC);
+    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC)
+    float* acc = g_acc.get(static_cast<size_t>(BR) * Dp);         // (BR, Dp) unnormalised output
+    float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
+    float* row_sum = row_max + BR;
+
+    for (int i0 = 0; i0 < T; i0 += BR) {
+        const int br = imin(BR, T - i0);
+        pack_a(q_packed, q + static_cast<long>(i0) * ld_q, ld_q, br, D);
+        for (int r = 0; r < br; r++) row_max[r] = neg_inf, row_sum[r] = 0.0f;
+        std::memset(acc, 0, static_cast<size_t>(round_up(br, MR)) * Dp * sizeof(float));
+        // under the causal mask, key blocks past this block's last query are skipped entirely
+        const int j_end = causal ? i0 + br : T;
+        for (int j0 = 0; j0 < j_end; j0 += BC) {
+            const int bc = imin(BC, j_end - j0);
+            // pass 1: scores (br, bc) = q_block · k_blockᵀ
+            for (int jr = 0; jr < bc; jr += NR) {
+                for (int ir = 0; ir < br; ir += MR) {
+                    gemm_f32_4x8__wasm_simd(D, q_packed + ir * D, k_packed + (j0 + jr) * D,
+                                            scores + ir * BC + jr, BC, false);
+                }
+            }
+            // pass 2: online softmax per row: new max, rescale what was summed so far, e^(s-max)
+            for (int r = 0; r < br; r++) {
+                float* s_r = scores + r * BC;
+                const int visible = causal ? imin(bc, i0 + r - j0 + 1) : bc;
+                if (visible <= 0) {  // every key of this block is in this row's future
+                    std::memset(s_r, 0, bc * sizeof(float));
+                    continue;
+                }
+                const int v4 = visible / 4 * 4;
+                v128_t vmax = wasm_f32x4_splat(neg_inf);
+                for (int j = 0; j < v4; j += 4) {
+                    const v128_t s = wasm_f32x4_div(wasm_v128_load(s_r + j), div);
+                    wasm_v128_store(s_r + j, s);
+                    vmax = wasm_f32x4_pmax(vmax, s);
+                }
+                float m_new = hmax(vmax);
+                for (int j = v4; j < visible; j++) {
+                    s_r[j] = s_r[j] / divisor;
+                    if (s_r[j] > m_new) m_new = s_r[j];
+                }
+                const float m_old = row_max[r];
+                if (m_old > m_new) m_new = m_old;
+                const v128_t vm = wasm_f32x4_splat(m_new);
+                float block_sum = 0.0f;
+                for (int j = 0; j < v4; j += 4) {
+                    const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(s_r + j), vm));
+                    wasm_v128_store(s_r + j, e);
+                }
+                if (visible > v4) exp_tail(s_r + v4, visible - v4, m_new);
+                for (int j = 0; j < visible; j++) block_sum += s_r[j];
+                for (int j = visible; j < bc; j++) s_r[j] = 0.0f;  // masked keys weigh exactly 0
+                const float alpha = expf(m_old - m_new);          // 0 on the first block
+                row_sum[r] = row_sum[r] * alpha + block_sum;
+                row_max[r] = m_new;
+                if (alpha != 1.0f) {
+                    float* acc_r = acc + r * Dp;
+                    const v128_t va = wasm_f32x4_splat(alpha);
+                    for (int d = 0; d < Dp; d += 4)
+                        wasm_v128_store(acc_r + d, wasm_f32x4_mul(wasm_v128_load(acc_r + d), va));
+                }
+            }
+            // pass 3: acc (br, Dp) += p (br, bc) · v_block (bc, Dp)
+            pack_a(p_packed, scores, BC, br, bc);
+            for (int dr = 0; dr < Dp; dr += NR) {
+                for (int ir = 0; ir < br; ir += MR) {
+                    gemm_f32_4x8__wasm_simd(bc, p_packed + ir * bc, v_packed + dr * T + j0 * NR,
+                                            acc + ir * Dp + dr, Dp, true);
+                }
+            }
+        }
+        // pass 4: normalise each row by its sum
+        for (int r = 0; r < br; r++) {
+            const float inv = 1.0f / row_sum[r];
+            const float* acc_r = acc + r * Dp;
+            float* out_r = out + static_cast<long>(i0 + r) * ld_out;
+            for (int d = 0; d < D; d++) out_r[d] = acc_r[d] * inv;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace attn::kernels::wasm_simd
+
+namespace attn::kernels {
+
+extern const KernelTable kWasmSimdTable;
+const KernelTable kWasmSimdTable = {"wasm_simd", "WebAssembly SIMD128", wasm_simd::matmul,
+                                    wasm_simd::softmax_rows, wasm_simd::attention_fused};
+
+}  // namespace attn::kernels
+
+#else
+#error "kernels_wasm_simd.cpp needs -msimd128 (CMake adds it when ATTN_WASM_SIMD is ON)"
+#endif  // __wasm_simd128__
