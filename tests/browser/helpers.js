@@ -8,7 +8,7 @@ const { execFileSync } = require('node:child_process');
 const { chromium } = require('playwright-core');
 
 const ROOT = path.resolve(__dirname, '../..');
-const WEB = path.join(ROOT, 'build/web');
+const WEB = process.env.ATTN_WEB_ROOT || path.join(ROOT, 'build/web');   // override: a build elsewhere
 const SCREENSHOTS = path.join(ROOT, 'build/screenshots');
 const GOLDEN = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/chapter3.json'), 'utf8'));
 const CELLS = new Map(GOLDEN.cells.map((c) => [c.id, c]));
@@ -50,12 +50,12 @@ async function newPage(context) {
   return { page, problems };
 }
 
-// Waits until the element has computed its first results (the footer names the engine).
+// Waits until every <attention-lab> has computed its first results (its footer names the engine) or
+// shows its error message.
 async function waitForLab(page, timeout = 30000) {
-  await page.locator('[data-testid=engine-footer]').first().waitFor({ timeout });
   await page.waitForFunction(() => {
-    const lab = document.querySelector('attention-lab');
-    return lab && lab.shadowRoot && lab.shadowRoot.querySelector('[data-cell]');
+    const labs = [...document.querySelectorAll('attention-lab')];
+    return labs.length > 0 && labs.every((lab) => lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer], [data-testid=lab-error]'));
   }, null, { timeout });
 }
 

@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
+const { WEB, SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
 
 // Every cell the page must show, word for word as PyTorch printed it.
 const MUST_SHOW = [
@@ -97,7 +97,7 @@ test('a bad section or engine value shows a clear message, not a crash', async (
 
 test('opened from file:// (double-clicked) it works the same', async () => {
   const { page, problems } = await newPage(browser.context);
-  await page.goto(`file://${path.join(__dirname, '../../build/web/index.html')}`);
+  await page.goto(`file://${path.join(WEB, 'index.html')}`);
   await waitForLab(page);
   const shown = await shownCells(page);
   for (const id of ['3.4.1/attn_weights_2', '3.4.2/sa_v1', '3.6.2/context_vecs']) assert.equal(shown[id], cellLine(id));

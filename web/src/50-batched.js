@@ -74,7 +74,12 @@ function batchedSection(ctx) {
         batched = s.context_vec;
       }
     } catch (e) {
-      wrap.append(errorNote(`This check needs the engine's matrix product request: ${e.message}`));
+      // Without the engine's matrix-product request only the book's own check can be shown.
+      const prev = ctx.cells.get('3.3.2/previous_context_vec_2');
+      wrap.replaceChildren(wrap.firstChild, wrap.children[1],
+        codeCell('print("Previous 2nd context vector:", context_vec_2)', cellLine(prev), { cell: '3.3.2/previous_context_vec_2' }),
+        para('Row 2 of all_context_vecs for the book’s inputs is ', rowOf(engine, s.context_vec, 1).print, '.'),
+        errorNote(`The row-by-row check and its corruption exercise need the engine's matrix product: ${e.message}`));
       return wrap;
     }
     const table = h('table', { class: 'compare' }, h('caption', { text: 'Row by row: batched vs one token at a time (to 4 decimals)' }),

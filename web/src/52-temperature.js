@@ -12,7 +12,7 @@ function temperatureSection(ctx) {
   const tText = h('output', { for: sliderId, class: 'tvalue' });
   const weightsText = h('output', { class: 'weights-text', 'data-testid': 'temperature-weights', 'aria-live': 'off' });
   const regime = h('p', { class: 'regime', role: 'status', 'aria-live': 'polite', 'data-testid': 'temperature-regime' });
-  const printOut = h('pre', { class: 'out', 'aria-label': 'Output' });
+  const printOut = h('pre', { class: 'out temperature-out', 'aria-label': 'Output' });
   const bars = h('div', { class: 'bars', 'aria-hidden': 'true' });
   const markLabels = h('div', { class: 'mark-labels', 'aria-hidden': 'true' });
   let barEls = [], valueEls = [], wordEls = [];
@@ -80,9 +80,10 @@ function temperatureSection(ctx) {
     printOut.textContent = `print(torch.softmax(attn_scores_2 / ${fullFloat(T)}, dim=-1))\n${ctx.engine.formatTensor(w, [n])}`;
     const max = Math.max(...texts.map(Number)), min = Math.min(...texts.map(Number));
     const top = results.state.words[texts.indexOf(fixed4(max))];
-    regime.textContent = max >= 0.99 ? `Step function: “${top}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
+    const text = max >= 0.9 ? `Step function: “${top}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
       : max - min <= 0.01 ? 'Nearly uniform: every token gets about the same weight, so attention carries no signal.'
         : `In between: the weights still rank the tokens (“${top}” most), and no token takes everything.`;
+    if (regime.textContent !== text) regime.textContent = text;   // a live region: speak only changes
   }
 
   return { el, update };
