@@ -96,10 +96,13 @@ void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed
     }
 }
 
-// c (6,16) = [c +] ap (6,kc) · bp (kc,16), both packed. When accumulating, c is loaded into the
-// accumulators first so every element still sums its products in increasing k order.
-void gemm_f32_6x16__avx2(int kc, const float* ap, const float* bp, float* c, long ldc,
-                         bool accumulate) {
+// c (6,16) = [c +] a (6,kc) · bp (kc,16), bp packed; a(i,p) is ap[i*a_row + p*a_col], so a is
+// either a packed panel (a_row 1, a_col 6) or rows read in place (a_row lda, a_col 1). When
+// accumulating, c is loaded into the accumulators first so every element still sums its products
+// in increasing k order.
+__attribute__((always_inline)) inline void gemm_f32_6x16__avx2(int kc, const float* ap, long a_row,
+                                                               long a_col, const float* bp, float* c,
+                                                               long ldc, bool accumulate) {
     __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
     if (accumulate) {
         c00 = _mm256_loadu_ps(c + 0 * ldc), c01 = _mm256_loadu_ps(c + 0 * ldc + 8);
@@ -111,16 +114,17 @@ void gemm_f32_6x16__avx2(int kc, const float* ap, const float* bp, float* c, lon
     } else {
         c00 = c01 = c10 = c11 = c20 = c21 = c30 = c31 = c40 = c41 = c50 = c51 = _mm256_setzero_ps();
     }
+#pragma GCC unroll 4
     for (int p = 0; p < kc; p++) {
         const __m256 b0 = _mm256_load_ps(bp), b1 = _mm256_load_ps(bp + 8);
         __m256 a;
-        a = _mm256_broadcast_ss(ap + 0), c00 = _mm256_fmadd_ps(a, b0, c00), c01 = _mm256_fmadd_ps(a, b1, c01);
-        a = _mm256_broadcast_ss(ap + 1), c10 = _mm256_fmadd_ps(a, b0, c10), c11 = _mm256_fmadd_ps(a, b1, c11);
-        a = _mm256_broadcast_ss(ap + 2), c20 = _mm256_fmadd_ps(a, b0, c20), c21 = _mm256_fmadd_ps(a, b1, c21);
-        a = _mm256_broadcast_ss(ap + 3), c30 = _mm256_fmadd_ps(a, b0, c30), c31 = _mm256_fmadd_ps(a, b1, c31);
-        a = _mm256_broadcast_ss(ap + 4), c40 = _mm256_fmadd_ps(a, b0, c40), c41 = _mm256_fmadd_ps(a, b1, c41);
-        a = _mm256_broadcast_ss(ap + 5), c50 = _mm256_fmadd_ps(a, b0, c50), c51 = _mm256_fmadd_ps(a, b1, c51);
-        ap += MR;
+        a = _mm256_broadcast_ss(ap + 0 * a_row), c00 = _mm256_fmadd_ps(a, b0, c00), c01 = _mm256_fmadd_ps(a, b1, c01);
+        a = _mm256_broadcast_ss(ap + 1 * a_row), c10 = _mm256_fmadd_ps(a, b0, c10), c11 = _mm256_fmadd_ps(a, b1, c11);
+        a = _mm256_broadcast_ss(ap + 2 * a_row), c20 = _mm256_fmadd_ps(a, b0, c20), c21 = _mm256_fmadd_ps(a, b1, c21);
+        a = _mm256_broadcast_ss(ap + 3 * a_row), c30 = _mm256_fmadd_ps(a, b0, c30), c31 = _mm256_fmadd_ps(a, b1, c31);
+        a = _mm256_broadcast_ss(ap + 4 * a_row), c40 = _mm256_fmadd_ps(a, b0, c40), c41 = _mm256_fmadd_ps(a, b1, c41);
+        a = _mm256_broadcast_ss(ap + 5 * a_row), c50 = _mm256_fmadd_ps(a, b0, c50), c51 = _mm256_fmadd_ps(a, b1, c51);
+        ap += a_col;
         bp += NR;
     }
     _mm256_storeu_ps(c + 0 * ldc, c00), _mm256_storeu_ps(c + 0 * ldc + 8, c01);
@@ -136,14 +140,14 @@ void gemm_f32_6x16__avx2(int kc, const float* ap, const float* bp, float* c, lon
 void gemm_tile(int mr, int nr, int kc, const float* ap, const float* bp, float* c, long ldc,
                bool accumulate) {
     if (mr == MR && nr == NR) {
-        gemm_f32_6x16__avx2(kc, ap, bp, c, ldc, accumulate);
+        gemm_f32_6x16__avx2(kc, ap, 1, MR, bp, c, ldc, accumulate);
         return;
     }
     alignas(32) float tile[MR * NR] = {};
     if (accumulate) {
         for (int i = 0; i < mr; i++) std::memcpy(tile + i * NR, c + i * ldc, nr * sizeof(float));
     }
-    gemm_f32_6x16__avx2(kc, ap, bp, tile, NR, accumulate);
+    gemm_f32_6x16__avx2(kc, ap, 1, MR, bp, tile, NR, accumulate);
     for (int i = 0; i < mr; i++) std::memcpy(c + i * ldc, tile + i * NR, nr * sizeof(float));
 }
 
@@ -176,6 +180,15 @@ void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
                 for (int jr = 0; jr < nc; jr += NR) {
                     for (int ir = 0; ir < mc; ir += MR) {
                         float* c_ij = c + static_cast<long>(ic + ir) * ldc + jc + jr;
+                        // fetch the next tile's c while this one computes: c lives in L3 and the
+                        // micro-kernel would otherwise stall on its first loads
+                        if (ir + MR < mc) {
+                            const int next_rows = imin(MR, mc - ir - MR);
+                            for (int i = 0; i < next_rows; i++) {
+                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc)), _MM_HINT_T0);
+                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc) + NR - 1), _MM_HINT_T0);
+                            }
+                        }
                         gemm_tile(imin(MR, mc - ir), imin(NR, nc - jr), kc, ap + ir * kc,
                                   bp + jr * kc, c_ij, ldc, pc > 0);
                     }
@@ -228,6 +241,29 @@ inline __m256 exp256(__m256 x) {
     const __m128 e_hi = _mm256_cvtpd_ps(exp256d(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))));
     const __m256 y = _mm256_set_m128(e_hi, e_lo);
     return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+}
+
+// e^x for 8 floats in single precision, within ~2 ulp: the fused attention's exp, where speed
+// matters more than matching expf's rounding. x = n·ln2 + r (ln2 in two parts so n·ln2 is exact),
+// e^r from Cephes' degree-6 polynomial, times 2^n. Inputs there are s - max <= 0: below -87.3
+// (where 2^n would be denormal) the result is 0, which is also what -inf (masked lanes) gives.
+inline __m256 exp256_fast(__m256 x) {
+    const __m256 lo = _mm256_set1_ps(-87.33654f);
+    const __m256 xc = _mm256_max_ps(x, lo);
+    const __m256 n = _mm256_round_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 r = _mm256_fnmadd_ps(n, _mm256_set1_ps(0.693359375f), xc);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(-2.12194440e-4f), r);
+    __m256 y = _mm256_set1_ps(1.9875691500e-4f);
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.3981999507e-3f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(8.3334519073e-3f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(4.1665795894e-2f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(1.6666665459e-1f));
+    y = _mm256_fmadd_ps(y, r, _mm256_set1_ps(5.0000001201e-1f));
+    y = _mm256_fmadd_ps(y, _mm256_mul_ps(r, r), _mm256_add_ps(r, _mm256_set1_ps(1.0f)));
+    const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    y = _mm256_mul_ps(y, _mm256_castsi256_ps(e));
+    return _mm256_andnot_ps(_mm256_cmp_ps(x, lo, _CMP_LT_OQ), y);  // NaN compares false: stays NaN
 }
 
 // Loads n < 8 floats (the rest -inf, so they vanish under max and exp) and stores them back.
@@ -291,7 +327,7 @@ void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal
 constexpr int BR = 48;  // queries per block: 8 micro-panels of 6
 constexpr int BC = 64;  // keys per block: 4 micro-panels of 16
 
-thread_local Scratch g_k_packed, g_v_packed, g_q_packed, g_p_packed, g_scores, g_acc, g_row_state;
+thread_local Scratch g_k_packed, g_v_packed, g_q_packed, g_scores, g_acc, g_row_state;
 
 void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
                      const float* v, int ld_v, int T, int D, float divisor, bool causal) {
@@ -307,8 +343,7 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
     pack_b(k_packed, k, ld_k, D, T, true);
     pack_b(v_packed, v, ld_v, T, D, false);
     float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D);
-    float* p_packed = g_p_packed.get(static_cast<size_t>(BR) * BC);
-    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC)
+    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC), then the weights p
     float* acc = g_acc.get(static_cast<size_t>(BR) * Dp);         // (BR, Dp) unnormalised output
     float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
     float* row_sum = row_max + BR;
@@ -325,7 +360,7 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
             // pass 1: scores (br, bc) = q_block · k_blockᵀ
             for (int jr = 0; jr < bc; jr += NR) {
                 for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_6x16__avx2(D, q_packed + ir * D, k_packed + (j0 + jr) * D,
+                    gemm_f32_6x16__avx2(D, q_packed + ir * D, 1, MR, k_packed + (j0 + jr) * D,
                                         scores + ir * BC + jr, BC, false);
                 }
             }
@@ -354,7 +389,7 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
                 const __m256 vm = _mm256_set1_ps(m_new);
                 __m256 vsum = _mm256_setzero_ps();
                 for (int j = 0; j < v8 + (tail ? 8 : 0); j += 8) {
-                    const __m256 e = exp256(_mm256_sub_ps(_mm256_loadu_ps(s_r + j), vm));
+                    const __m256 e = exp256_fast(_mm256_sub_ps(_mm256_loadu_ps(s_r + j), vm));
                     _mm256_storeu_ps(s_r + j, e);
                     vsum = _mm256_add_ps(vsum, e);
                 }
@@ -370,10 +405,10 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
                 }
             }
             // pass 3: acc (br, Dp) += p (br, bc) · v_block (bc, Dp)
-            pack_a(p_packed, scores, BC, br, bc);
+            // (p is read in place: its 6 rows are 6 streams in L1, cheaper than packing it)
             for (int dr = 0; dr < Dp; dr += NR) {
                 for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_6x16__avx2(bc, p_packed + ir * bc, v_packed + dr * T + j0 * NR,
+                    gemm_f32_6x16__avx2(bc, scores + ir * BC, BC, 1, v_packed + dr * T + j0 * NR,
                                         acc + ir * Dp + dr, Dp, true);
                 }
             }
