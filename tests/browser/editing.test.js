@@ -3,7 +3,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { cellLine, launch, startServer, newPage, waitForLab, shownCells, nativeEval } = require('./helpers');
+const { cellLine, launch, startServer, newPage, waitForLab, settle, shownCells, nativeEval } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -60,11 +60,13 @@ test('edit, bad input, recover, reset', async () => {
 
   // words are text, never markup
   await page.locator('[data-testid="word-1"]').fill('<img src=x>');
+  await settle(page);
   assert.equal(await page.locator('attention-lab img').count(), 0);
   assert.match(await page.locator('[data-section=batched] .words').textContent(), /<img src=x>/);
 
   // d_out = 3: MultiHeadAttention with 2 heads refuses it with the engine's sentence, the rest goes on
   await page.locator('[data-testid="d_out"]').fill('3');
+  await settle(page);
   assert.match(await page.locator('[data-section=multi-head]').textContent(), /d_out \(3\) must be divisible by num_heads \(2\)/);
   assert.equal((await page.locator('[data-testid=temperature-weights]').textContent()).split(' ').length, 6);
 

@@ -57,10 +57,18 @@ async function waitForLab(page, timeout = 30000) {
     const labs = [...document.querySelectorAll('attention-lab')];
     return labs.length > 0 && labs.every((lab) => lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer], [data-testid=lab-error]'));
   }, null, { timeout });
+  await settle(page);
+}
+
+// Waits until every element has shown its latest inputs in every section (a recompute is spread
+// over several tasks so that none is long).
+function settle(page) {
+  return page.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete)));
 }
 
 // The shown text of every [data-cell] output, by cell id.
 async function shownCells(page) {
+  await settle(page);
   return page.evaluate(() => {
     const out = {};
     const walk = (root) => {
@@ -80,4 +88,4 @@ function nativeEval(request) {
   return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request) }).toString());
 }
 
-module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, shownCells, nativeEval };
+module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, settle, shownCells, nativeEval };

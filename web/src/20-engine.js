@@ -32,9 +32,25 @@ function loadEngine(kind) {
   return engines.get(kind);
 }
 
-// A tensor copied out of the engine: {shape, values (Float32Array), print}.
-function captureRun(run, name) {
-  return { shape: Array.from(run.shape(name)), values: run.tensor(name).slice(), print: run.print(name) };
+// A tensor copied out of the engine: {shape, values (Float32Array), print}; the print is made by the
+// engine from the copy when first read (most intermediates are never printed).
+function captureRun(engine, run, name) {
+  const t = { shape: Array.from(run.shape(name)), values: run.tensor(name).slice() };
+  let print = null;
+  Object.defineProperty(t, 'print', { get: () => (print ??= engine.formatTensor(t.values, t.shape)) });
+  return t;
+}
+
+// Does this engine answer {"op": "matmul"}? Asked once per engine.
+const matmulSupport = new WeakMap();
+function hasMatmul(engine) {
+  if (!matmulSupport.has(engine)) matmulSupport.set(engine, !JSON.parse(engine.evalRequest('{"op":"matmul","a":[[1]],"b":[[1]]}')).error);
+  return matmulSupport.get(engine);
+}
+
+// Lets the browser paint and handle input between two pieces of work (a new task, unclamped).
+function nextTask() {
+  return new Promise((resolve) => { const ch = new MessageChannel(); ch.port1.onmessage = () => resolve(); ch.port2.postMessage(0); });
 }
 
 // engine.evalRequest with a JS object; returns the parsed answer or throws the engine's sentence.

@@ -40,43 +40,42 @@ const parseDOut = (t) => parseInteger(t, 1, LIMITS.dOutMax, BOOK_D_OUT);
 
 const TOKENS = 6, D_IN = 3;
 
-// Everything the sections show for one state. `run` (self_attention_v1) stays alive for the slider.
+// Everything the sections show for one state. The two runs are computed now (the slider keeps
+// using `run`); each module's output is computed when a section first reads it, so a recompute can
+// be spread over several tasks, one section each.
 function computeAll(engine, state, run, simpleRun) {
-  const R = { state, tokens: TOKENS, d_in: D_IN };
-  const x = state.inputs;
+  const R = { state: { ...state, words: state.words.slice(), inputs: state.inputs.slice() }, tokens: TOKENS, d_in: D_IN };
+  const x = R.state.inputs;
   const err1 = simpleRun.compute('simplified', x, TOKENS, D_IN, state.seed, state.d_out);
   if (err1) throw new Error(err1);
   R.simple = {};
-  for (const name of simpleRun.names()) R.simple[name] = captureRun(simpleRun, name);
+  for (const name of simpleRun.names()) R.simple[name] = captureRun(engine, simpleRun, name);
 
   const err2 = run.compute('self_attention_v1', x, TOKENS, D_IN, state.seed, state.d_out);
   if (err2) throw new Error(err2);
   R.v1 = {};
-  for (const name of run.names()) R.v1[name] = captureRun(run, name);
+  for (const name of run.names()) R.v1[name] = captureRun(engine, run, name);
 
   const rows = nested(x, [TOKENS, D_IN]);
   const batch = [rows, rows];   // torch.stack((inputs, inputs), dim=0)
   // Each live module: the engine's answer, or its sentence when these sizes do not fit the module.
-  const live = (request, gradFn) => {
-    try {
-      const t = answerTensor(evalJson(engine, request));
-      return { ...t, print: withGradFn(t.print, gradFn) };
-    } catch (e) {
-      return { error: e.message };
-    }
+  const live = (name, request, gradFn) => {
+    let value = null;
+    Object.defineProperty(R, name, { enumerable: true, get: () => (value ??= (() => {
+      try {
+        const t = answerTensor(evalJson(engine, request));
+        return { ...t, print: withGradFn(t.print, gradFn) };
+      } catch (e) {
+        return { error: e.message };
+      }
+    })()) });
   };
-  R.sa_v1 = live({ op: 'self_attention_v1', seed: state.seed, x: rows, d_out: state.d_out }, 'MmBackward0');
-  R.sa_v2 = live({ op: 'self_attention_v2', seed: BOOK_SEED_V2, x: rows, d_out: state.d_out }, 'MmBackward0');
+  live('sa_v1', { op: 'self_attention_v1', seed: state.seed, x: rows, d_out: state.d_out }, 'MmBackward0');
+  live('sa_v2', { op: 'self_attention_v2', seed: BOOK_SEED_V2, x: rows, d_out: state.d_out }, 'MmBackward0');
   const causal = { seed: state.seed, x: batch, context_length: TOKENS, dropout: 0.0 };
-  R.ca = live({ op: 'causal_attention', ...causal, d_out: state.d_out }, 'UnsafeViewBackward0');
-  R.mha_wrapper = live({ op: 'mha_wrapper', ...causal, d_out: state.d_out, num_heads: 2 }, 'CatBackward0');
-  R.mha_wrapper_ex32 = live({ op: 'mha_wrapper', ...causal, d_out: 1, num_heads: 2 }, 'CatBackward0');
-  R.mha = live({ op: 'mha', ...causal, d_out: state.d_out, num_heads: 2 }, 'ViewBackward0');
+  live('ca', { op: 'causal_attention', ...causal, d_out: state.d_out }, 'UnsafeViewBackward0');
+  live('mha_wrapper', { op: 'mha_wrapper', ...causal, d_out: state.d_out, num_heads: 2 }, 'CatBackward0');
+  live('mha_wrapper_ex32', { op: 'mha_wrapper', ...causal, d_out: 1, num_heads: 2 }, 'CatBackward0');
+  live('mha', { op: 'mha', ...causal, d_out: state.d_out, num_heads: 2 }, 'ViewBackward0');
   return R;
-}
-
-// Is this state the book's own? (Then the book's printed cells apply word for word.)
-function isBookState(state, cells) {
-  const book = bookState(cells);
-  return state.seed === book.seed && state.d_out === book.d_out && state.inputs.every((v, i) => v === book.inputs[i]);
 }

@@ -56,6 +56,7 @@ function batchedSection(ctx) {
 
     let perToken, batched, note;
     try {
+      if (!hasMatmul(engine)) throw new Error('this engine build has no "matmul" request yet');
       // one token at a time: row i of the weights times the inputs, one engine product per token
       perToken = Array.from({ length: n }, (_, i) => engineMatmul(engine, s.attn_weights.values.slice(i * n, (i + 1) * n), [1, n], s.inputs.values, [n, d]));
       if (corruption.kind === 'row') {

@@ -15,6 +15,7 @@ function temperatureSection(ctx) {
   const printOut = h('pre', { class: 'out temperature-out', 'aria-label': 'Output' });
   const bars = h('div', { class: 'bars', 'aria-hidden': 'true' });
   const markLabels = h('div', { class: 'mark-labels', 'aria-hidden': 'true' });
+  const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
   let barEls = [], valueEls = [], wordEls = [];
   let userT = null;        // null: follow √d_k; set once the learner moves the slider
   let sqrtDk = Math.SQRT2, sqrtDkPos = 15, results = null;
@@ -30,7 +31,7 @@ function temperatureSection(ctx) {
     para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),
     h('div', { class: 'slider' },
       h('label', { for: sliderId }, 'Temperature ', tex('T'), ' = ', tText),
-      slider, marks, markLabels,
+      sqrtLabel, slider, marks, markLabels,
       h('p', { id: helpId, class: 'hint', text: 'Log scale from 0.01 to 100. Arrow keys move in small steps, Page Up/Down in larger ones, Home/End to the ends. √d_k and T = 1 are marked.' })),
     h('div', { class: 'bars-wrap' }, bars),
     h('p', { class: 'weights-line' }, tex('\\alpha_2 = '), ' [', weightsText, ']'),
@@ -45,9 +46,9 @@ function temperatureSection(ctx) {
     const pct = (pos) => `${((pos + 2 * T_STEPS_PER_DECADE) / (4 * T_STEPS_PER_DECADE)) * 100}%`;
     markLabels.replaceChildren(
       h('span', { class: 'mark', style: `left:${pct(-200)}`, text: '0.01' }),
-      h('span', { class: 'mark', style: `left:${pct(0)}`, text: 'T=1' }),
-      h('span', { class: 'mark sqrt', style: `left:${pct(sqrtDkPos)}`, text: `√d_k=${sqrtDk.toFixed(2)}` }),
+      h('span', { class: 'mark', style: `left:${pct(0)}`, text: '│ T=1' }),
       h('span', { class: 'mark', style: `left:${pct(200)}`, text: '100' }));
+    sqrtLabel.replaceChildren(h('span', { class: 'mark sqrt', style: `left:${pct(sqrtDkPos)}`, text: `√d_k=${sqrtDk.toFixed(2)} │` }));
     const words = R.state.words;
     barEls = []; valueEls = []; wordEls = [];
     bars.replaceChildren(...words.map((w) => {

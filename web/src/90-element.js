@@ -34,6 +34,8 @@ class AttentionLabElement extends HTMLElement {
     this.shadowRoot.adoptedStyleSheets = [styleSheet()];
     this.generation = 0;
     this.runs = null;
+    // Resolves when every section shows the latest inputs (tests and embedders may await it).
+    this.updateComplete = Promise.resolve();
   }
 
   connectedCallback() { addKatexFonts(); this.render(); }
@@ -70,29 +72,40 @@ class AttentionLabElement extends HTMLElement {
       return;
     }
     if (generation !== this.generation) return;
-    this.build(section, loaded.engine, loaded.kind);
+    this.build(section, loaded.engine, loaded.kind, generation);
   }
 
-  build(section, engine, kind) {
+  build(section, engine, kind, generation) {
     const cells = new Map(JSON.parse(engine.bookCells()).map((c) => [c.id, c]));
     this.freeRuns();
     this.runs = { run: new engine.AttentionRun(), simpleRun: new engine.AttentionRun() };
     const book = bookState(cells);
-    let results = null;
+    let results = null, pass = 0;
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     const ctx = {
       engine, cells, book, state: bookState(cells), open: section === 'all',
       run: () => this.runs.run, kind: () => kind, results: () => results,
+      // One pass: the runs now, then one section per task so no task grows long; a newer pass
+      // (the learner typed again) stops an older one.
       recompute: () => {
+        const mine = ++pass;
         try {
           results = computeAll(engine, ctx.state, this.runs.run, this.runs.simpleRun);
           status.hidden = true;
         } catch (e) {
           status.textContent = `The engine could not compute this: ${e.message}`;
           status.hidden = false;
-          return;
+          return this.updateComplete;
         }
-        for (const s of sections) s.update(results);
+        const R = results;
+        this.updateComplete = (async () => {
+          for (const [i, s] of sections.entries()) {
+            if (i > 0) await nextTask();
+            if (mine !== pass || this.generation !== generation) return;
+            s.update(R);
+          }
+        })();
+        return this.updateComplete;
       },
     };
     const names = section === 'all' ? SECTIONS : [section];
