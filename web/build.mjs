@@ -51,7 +51,9 @@ const bundle = [
 ].join('\n');
 fs.writeFileSync(path.join(out, 'attention-lab.js'), bundle);
 
-for (const f of ['index.html', 'embed.html', 'page.css', 'page.js', 'embed.js', 'mha-worker.js']) {
-  fs.copyFileSync(path.join(root, 'web', f), path.join(out, f));
+// The pages and their scripts as they are (index, embed, workers, and any other page kept in web/).
+const TOOLS = new Set(['build.mjs', 'serve.mjs']);
+for (const f of fs.readdirSync(path.join(root, 'web'))) {
+  if (!TOOLS.has(f) && /\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'web', f), path.join(out, f));
 }
 console.log(`build/web: attention-lab.js (${(bundle.length / 1024).toFixed(0)} KiB), ${sources.length} sources, ${woff2.length} fonts`);
