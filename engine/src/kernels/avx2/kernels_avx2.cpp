@@ -48,27 +48,51 @@ struct Scratch {
 // ---------------------------------------------------------------------------------------------
 // sgemm: packing and the micro-kernel
 
-// Packs a (mc,kc) block of a (rows i0.., cols p0..) into MR-row panels: panel[p*MR + ii].
-// Rows past mc are zero so the micro-kernel can always run full height.
+// Transposes the 8x8 block held in r[0..7] (rows in, columns out).
+inline void transpose_8x8(__m256 r[8]) {
+    const __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    const __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    const __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    const __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, 0x44), s1 = _mm256_shuffle_ps(t0, t2, 0xEE);
+    const __m256 s2 = _mm256_shuffle_ps(t1, t3, 0x44), s3 = _mm256_shuffle_ps(t1, t3, 0xEE);
+    const __m256 s4 = _mm256_shuffle_ps(t4, t6, 0x44), s5 = _mm256_shuffle_ps(t4, t6, 0xEE);
+    const __m256 s6 = _mm256_shuffle_ps(t5, t7, 0x44), s7 = _mm256_shuffle_ps(t5, t7, 0xEE);
+    r[0] = _mm256_permute2f128_ps(s0, s4, 0x20), r[1] = _mm256_permute2f128_ps(s1, s5, 0x20);
+    r[2] = _mm256_permute2f128_ps(s2, s6, 0x20), r[3] = _mm256_permute2f128_ps(s3, s7, 0x20);
+    r[4] = _mm256_permute2f128_ps(s0, s4, 0x31), r[5] = _mm256_permute2f128_ps(s1, s5, 0x31);
+    r[6] = _mm256_permute2f128_ps(s2, s6, 0x31), r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
+}
+
+// Packs a (mc,kc) block of a into MR-row panels: panel[p*MR + ii]. Rows past mc are zero so the
+// micro-kernel can always run full height. Full panels go 8 columns at a time through an 8x8
+// transpose; each 8-wide store spills 2 floats that the next store (or the next panel)
+// overwrites, so the buffer needs kPackSlack floats past its end.
+constexpr int kPackSlack = 8;
 void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
     for (int i = 0; i < mc; i += MR) {
         const int mr = imin(MR, mc - i);
         const float* a_i = a + i * lda;
+        int p = 0;
         if (mr == MR) {
-            for (int p = 0; p < kc; p++) {
-                for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = a_i[ii * lda + p];
+            for (; p + 8 <= kc; p += 8) {
+                __m256 r[8];
+                for (int ii = 0; ii < MR; ii++) r[ii] = _mm256_loadu_ps(a_i + ii * lda + p);
+                r[6] = r[7] = _mm256_setzero_ps();
+                transpose_8x8(r);
+                for (int pp = 0; pp < 8; pp++) _mm256_storeu_ps(ap + (p + pp) * MR, r[pp]);
             }
-        } else {
-            for (int p = 0; p < kc; p++) {
-                for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = ii < mr ? a_i[ii * lda + p] : 0.0f;
-            }
+        }
+        for (; p < kc; p++) {
+            for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = ii < mr ? a_i[ii * lda + p] : 0.0f;
         }
         ap += MR * kc;
     }
 }
 
 // Packs a (kc,nc) block of B into NR-column panels: panel[p*NR + jj]. B(p,j) is b[p*ldb + j], or
-// b[j*ldb + p] when transposed. Columns past nc are zero.
+// b[j*ldb + p] when transposed (then 8x8 transposes turn its rows into panel columns). Columns
+// past nc are zero.
 void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed) {
     for (int j = 0; j < nc; j += NR) {
         const int nr = imin(NR, nc - j);
@@ -83,13 +107,23 @@ void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed
                 for (int jj = 0; jj < NR; jj++) bp[p * NR + jj] = jj < nr ? b[p * ldb + j + jj] : 0.0f;
             }
         } else {
-            // each of the nr source rows is contiguous in p: walk them side by side
-            for (int p = 0; p < kc; p++) {
-                for (int jj = nr; jj < NR; jj++) bp[p * NR + jj] = 0.0f;
+            int p = 0;
+            if (nr == NR) {
+                for (; p + 8 <= kc; p += 8) {
+                    for (int half = 0; half < 2; half++) {
+                        __m256 r[8];
+                        for (int jj = 0; jj < 8; jj++) r[jj] = _mm256_loadu_ps(b + (j + half * 8 + jj) * ldb + p);
+                        transpose_8x8(r);
+                        for (int pp = 0; pp < 8; pp++) _mm256_store_ps(bp + (p + pp) * NR + half * 8, r[pp]);
+                    }
+                }
+            }
+            for (int pt = p; pt < kc; pt++) {
+                for (int jj = nr; jj < NR; jj++) bp[pt * NR + jj] = 0.0f;
             }
             for (int jj = 0; jj < nr; jj++) {
                 const float* b_j = b + (j + jj) * ldb;
-                for (int p = 0; p < kc; p++) bp[p * NR + jj] = b_j[p];
+                for (int pt = p; pt < kc; pt++) bp[pt * NR + jj] = b_j[pt];
             }
         }
         bp += NR * kc;
@@ -162,7 +196,7 @@ void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
         return;
     }
     float* bp = g_pack_b.get(static_cast<size_t>(KC) * round_up(imin(N, NC), NR));
-    float* ap = g_pack_a.get(static_cast<size_t>(round_up(imin(M, MC), MR)) * KC);
+    float* ap = g_pack_a.get(static_cast<size_t>(round_up(imin(M, MC), MR)) * KC + kPackSlack);
     // loop 5 (jc) over NC-column blocks of B and c
     for (int jc = 0; jc < N; jc += NC) {
         const int nc = imin(NC, N - jc);
@@ -342,7 +376,7 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
     float* v_packed = g_v_packed.get(static_cast<size_t>(Dp) * T);
     pack_b(k_packed, k, ld_k, D, T, true);
     pack_b(v_packed, v, ld_v, T, D, false);
-    float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D);
+    float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D + kPackSlack);
     float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC), then the weights p
     float* acc = g_acc.get(static_cast<size_t>(BR) * Dp);         // (BR, Dp) unnormalised output
     float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
