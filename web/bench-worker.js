@@ -35,7 +35,7 @@ const checkOperand = (n) => lcgValues(n * n, 1, -1, 1);
 async function loadOurs(kind, baseUrl) {
   const loaderUrl = new URL('engine/loader.js', baseUrl).href;
   importScripts(loaderUrl);
-  const { engine, kind: loaded } = await self.AttentionLabEngine.load({ engine: kind, baseUrl: new URL('engine/', baseUrl).href });
+  const { engine, kind: loaded } = await self.AttentionLabEngine.load({ kind, base: new URL('engine/', baseUrl).href });
   if (loaded !== kind) throw new Error(`asked the loader for the ${kind} engine but got ${loaded}`);
   return engine;
 }

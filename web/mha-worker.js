@@ -10,7 +10,8 @@ self.onmessage = async (event) => {
     }
     if (!ready) {
       importScripts(loaderUrl);
-      ready = self.AttentionLabEngine.load(kind === 'scalar' || kind === 'simd' ? { engine: kind, baseUrl: new URL('.', loaderUrl).href } : { baseUrl: new URL('.', loaderUrl).href });
+      const base = new URL('.', loaderUrl).href;
+      ready = self.AttentionLabEngine.load(kind === 'scalar' || kind === 'simd' ? { kind, base } : { base });
     }
     const { engine } = await ready;
     // GPT-2 small: d_in = d_out = 768, 12 heads, context_length 1024, dropout 0, inputs torch.rand.

@@ -99,7 +99,7 @@ test('debugging: one corrupted row of weights → one row disagrees; corrupted i
   await page.goto(`${server.url}?section=batched`);
   await waitForLab(page);
   const hasMatmul = await page.evaluate(async () => {
-    const { engine } = await AttentionLabEngine.load({ engine: 'scalar' });
+    const { engine } = await AttentionLabEngine.load({ kind: 'scalar' });
     return !JSON.parse(engine.evalRequest('{"op":"matmul","a":[[1]],"b":[[1]]}')).error;
   });
   if (!hasMatmul) {

@@ -36,6 +36,8 @@ test('desktop: every printed tensor equals the golden chapter, SIMD engine, no e
   assert.match(await page.locator('[data-testid=z2]').textContent(), /0\.3061.*0\.8210/s);
   assert.match(await page.locator('[data-testid=v1-row2]').textContent(), /exactly z\(2\)/);
   assert.equal(await page.locator('.ladder [aria-current=step]').textContent(), 'Self-attention with trainable weights');
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280-top.png') });
   // the book's figure: W_query drawn to 1 decimal, the full value on focus
   const cell = page.locator('[data-matrix=W_query] td').first();
   assert.equal(await cell.textContent(), '0.3');
@@ -45,7 +47,6 @@ test('desktop: every printed tensor equals the golden chapter, SIMD engine, no e
   assert.equal(await cell.evaluate((el) => getComputedStyle(el, '::after').content), `"${await cell.getAttribute('data-full')}"`);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280.png'), fullPage: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280-top.png') });
   assert.deepEqual(problems, []);
 });
 

@@ -25,9 +25,9 @@ function loadLoaderScript() {
 const engines = new Map();
 function loadEngine(kind) {
   if (!engines.has(kind)) {
-    engines.set(kind, loadLoaderScript().then(() =>
-      self.AttentionLabEngine.load(kind === 'auto' ? { baseUrl: new URL('engine/', BASE_URL).href }
-        : { engine: kind, baseUrl: new URL('engine/', BASE_URL).href })));
+    const base = new URL('engine/', BASE_URL).href;
+    engines.set(kind, loadLoaderScript().then(() => self.AttentionLabEngine.load(kind === 'auto' ? { base } : { kind, base })));
+    engines.get(kind).catch(() => engines.delete(kind));   // a later element may retry
   }
   return engines.get(kind);
 }
