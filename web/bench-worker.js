@@ -61,9 +61,9 @@ function oursMhaCheck(engine, T) {
 }
 
 // Browsers coarsen performance.now() to 0.1 ms outside cross-origin isolation (workers too), so a
-// figure under RESOLVED_MS (20 ticks) is mostly quantisation. Such sizes are timed over batches of
+// figure under RESOLVED_MS (10 ticks) is mostly quantisation. Such sizes are timed over batches of
 // k runs instead, k doubled until a batch lasts BATCH_MS.
-const RESOLVED_MS = 2;
+const RESOLVED_MS = 1;
 const BATCH_MS = 20;
 
 function checkedMs(value, what) {
