@@ -1,6 +1,8 @@
 // `eval` requests: PyTorch's answers for cases beyond the book, and clear errors for bad requests.
 #include <catch2/catch.hpp>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 
 #include "attn/request.h"
 #include "fixtures.h"
@@ -106,14 +108,20 @@ TEST_CASE("the answer after a bad request is unaffected", "[eval][errors]") {
 #ifdef ATTN_CLI_PATH
 namespace {
 int run_cli_eval(const std::string& request, std::string& out) {
-    FILE* f = std::fopen("cli-request.json", "w");
+    // the request goes through a temporary file, not the working folder
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("attn-cli-request-" + std::to_string(::getpid()) + ".json")).string();
+    FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f != nullptr);
     std::fputs(request.c_str(), f);
     std::fclose(f);
-    FILE* p = popen(ATTN_CLI_PATH " eval < cli-request.json", "r");
+    FILE* p = popen((std::string(ATTN_CLI_PATH) + " eval < '" + path + "'").c_str(), "r");
+    REQUIRE(p != nullptr);
     char buf[4096];
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
     const int status = pclose(p);
+    std::remove(path.c_str());
     return WEXITSTATUS(status);
 }
 }  // namespace
