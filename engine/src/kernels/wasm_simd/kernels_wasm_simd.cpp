@@ -85,10 +85,12 @@ void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed
     }
 }
 
-// c (4,8) = [c +] ap (4,kc) · bp (kc,8), both packed. Accumulating loads c first, so each element
-// sums its products in increasing k with a rounding after every multiply and add, as scalar does.
-void gemm_f32_4x8__wasm_simd(int kc, const float* ap, const float* bp, float* c, long ldc,
-                             bool accumulate) {
+// c (4,8) = [c +] a (4,kc) · bp (kc,8), bp packed; a(i,p) is ap[i*a_row + p*a_col] (a packed panel:
+// 1, 4; rows in place: lda, 1). Accumulating loads c first, so each element sums its products in
+// increasing k with a rounding after every multiply and add, as scalar does.
+__attribute__((always_inline)) inline void gemm_f32_4x8__wasm_simd(int kc, const float* ap, long a_row,
+                                                                   long a_col, const float* bp, float* c,
+                                                                   long ldc, bool accumulate) {
     v128_t c00, c01, c10, c11, c20, c21, c30, c31;
     if (accumulate) {
         c00 = wasm_v128_load(c + 0 * ldc), c01 = wasm_v128_load(c + 0 * ldc + 4);
@@ -101,15 +103,15 @@ void gemm_f32_4x8__wasm_simd(int kc, const float* ap, const float* bp, float* c,
     for (int p = 0; p < kc; p++) {
         const v128_t b0 = wasm_v128_load(bp), b1 = wasm_v128_load(bp + 4);
         v128_t a;
-        a = wasm_f32x4_splat(ap[0]);
+        a = wasm_f32x4_splat(ap[0 * a_row]);
         c00 = wasm_f32x4_add(c00, wasm_f32x4_mul(a, b0)), c01 = wasm_f32x4_add(c01, wasm_f32x4_mul(a, b1));
-        a = wasm_f32x4_splat(ap[1]);
+        a = wasm_f32x4_splat(ap[1 * a_row]);
         c10 = wasm_f32x4_add(c10, wasm_f32x4_mul(a, b0)), c11 = wasm_f32x4_add(c11, wasm_f32x4_mul(a, b1));
-        a = wasm_f32x4_splat(ap[2]);
+        a = wasm_f32x4_splat(ap[2 * a_row]);
         c20 = wasm_f32x4_add(c20, wasm_f32x4_mul(a, b0)), c21 = wasm_f32x4_add(c21, wasm_f32x4_mul(a, b1));
-        a = wasm_f32x4_splat(ap[3]);
+        a = wasm_f32x4_splat(ap[3 * a_row]);
         c30 = wasm_f32x4_add(c30, wasm_f32x4_mul(a, b0)), c31 = wasm_f32x4_add(c31, wasm_f32x4_mul(a, b1));
-        ap += MR;
+        ap += a_col;
         bp += NR;
     }
     wasm_v128_store(c + 0 * ldc, c00), wasm_v128_store(c + 0 * ldc + 4, c01);
@@ -122,14 +124,14 @@ void gemm_f32_4x8__wasm_simd(int kc, const float* ap, const float* bp, float* c,
 void gemm_tile(int mr, int nr, int kc, const float* ap, const float* bp, float* c, long ldc,
                bool accumulate) {
     if (mr == MR && nr == NR) {
-        gemm_f32_4x8__wasm_simd(kc, ap, bp, c, ldc, accumulate);
+        gemm_f32_4x8__wasm_simd(kc, ap, 1, MR, bp, c, ldc, accumulate);
         return;
     }
     alignas(16) float tile[MR * NR] = {};
     if (accumulate) {
         for (int i = 0; i < mr; i++) std::memcpy(tile + i * NR, c + i * ldc, nr * sizeof(float));
     }
-    gemm_f32_4x8__wasm_simd(kc, ap, bp, tile, NR, accumulate);
+    gemm_f32_4x8__wasm_simd(kc, ap, 1, MR, bp, tile, NR, accumulate);
     for (int i = 0; i < mr; i++) std::memcpy(c + i * ldc, tile + i * NR, nr * sizeof(float));
 }
 
@@ -262,7 +264,7 @@ void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal
 constexpr int BR = 48;  // queries per block: 12 micro-panels of 4
 constexpr int BC = 64;  // keys per block: 8 micro-panels of 8
 
-Scratch g_k_packed, g_v_packed, g_q_packed, g_p_packed, g_scores, g_acc, g_row_state;
+Scratch g_k_packed, g_v_packed, g_q_packed, g_scores, g_acc, g_row_state;
 
 void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
                      const float* v, int ld_v, int T, int D, float divisor, bool causal) {
@@ -277,8 +279,7 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
     pack_b(k_packed, k, ld_k, D, T, true);
     pack_b(v_packed, v, ld_v, T, D, false);
     float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D);
-    float* p_packed = g_p_packed.get(static_cast<size_t>(BR) * BC);
-    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC)
+    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC), then the weights p
     float* acc = g_acc.get(static_cast<size_t>(BR) * Dp);         // (BR, Dp) unnormalised output
     float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
     float* row_sum = row_max + BR;
@@ -295,7 +296,7 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
             // pass 1: scores (br, bc) = q_block · k_blockᵀ
             for (int jr = 0; jr < bc; jr += NR) {
                 for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_4x8__wasm_simd(D, q_packed + ir * D, k_packed + (j0 + jr) * D,
+                    gemm_f32_4x8__wasm_simd(D, q_packed + ir * D, 1, MR, k_packed + (j0 + jr) * D,
                                             scores + ir * BC + jr, BC, false);
                 }
             }
@@ -341,10 +342,10 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
                 }
             }
             // pass 3: acc (br, Dp) += p (br, bc) · v_block (bc, Dp)
-            pack_a(p_packed, scores, BC, br, bc);
+            // (p is read in place: cheaper than packing it)
             for (int dr = 0; dr < Dp; dr += NR) {
                 for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_4x8__wasm_simd(bc, p_packed + ir * bc, v_packed + dr * T + j0 * NR,
+                    gemm_f32_4x8__wasm_simd(bc, scores + ir * BC, BC, 1, v_packed + dr * T + j0 * NR,
                                             acc + ir * Dp + dr, Dp, true);
                 }
             }
