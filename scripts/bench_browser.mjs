@@ -76,7 +76,7 @@ async function measureIndex(context, baseUrl) {
   // in the page. One update per animation frame, as a dragging hand produces them.
   const slide = await slider.evaluate(async (el, out) => {
     const lo = Number(el.min), hi = Number(el.max);
-    const times = [];
+    const times = [], handlerTimes = [];
     let changed = 0;
     for (let i = 0; i < 220; i++) {
       const pos = lo + ((i * 37) % (hi - lo + 1));  // hops across the whole range, never the same twice
@@ -84,15 +84,15 @@ async function measureIndex(context, baseUrl) {
       el.value = String(pos);
       const start = performance.now();
       el.dispatchEvent(new Event('input', { bubbles: true }));
+      const handled = performance.now();
       out.getBoundingClientRect();
       document.documentElement.offsetHeight;
       const ms = performance.now() - start;
-      if (i >= 20) { times.push(ms); if (out.textContent !== before) changed++; }  // the first 20 warm up
+      if (i >= 20) { times.push(ms); handlerTimes.push(handled - start); if (out.textContent !== before) changed++; }  // the first 20 warm up
       await new Promise(requestAnimationFrame);
     }
-    times.sort((a, b) => a - b);
-    const q = (p) => times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)];
-    return { updates: times.length, changed, p50: q(0.5), p95: q(0.95), max: times[times.length - 1] };
+    const q = (list, p) => list.slice().sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil(p * list.length) - 1)];
+    return { updates: times.length, changed, p50: q(times, 0.5), p95: q(times, 0.95), max: q(times, 1), handlerP95: q(handlerTimes, 0.95) };
   }, await weights.elementHandle());
 
   // GPT-2 demo: every T of the page's list, in its worker; the main thread must stay free.
@@ -192,10 +192,16 @@ function markdown(bench, index, native, peer, targets, m) {
   const label = ([b, s]) => (b === 'sgemm' ? `sgemm n=${s}` : `MHA GPT-2 small, T=${s}`);
   lines.push('## Browser', '',
     `Measured by \`./scripts/bench\` on ${m.date}: ${m.cpu}, ${m.cores} cores, Chromium ${m.chromium} headless, `
-    + `one thread per engine (each engine in its own Web Worker), Node ${m.node}. Each figure is the median of `
+    + `one thread per engine (each engine in its own Web Worker), Node ${m.node}, load average ${f(m.loadBefore, 2)} before the run `
+    + `(other processes share the cores when it is above 0). Each figure is the median of `
     + 'several runs after a warm-up (see "Timing" below). GFLOP/s use nominal counts for every engine: 2n³ '
     + 'for sgemm, 8·T·d² + 4·T²·d for the MHA (the causal half counted although kernels may skip it). '
-    + 'TF.js timings include reading the result back (`await data()`), which makes them real and costs < 1%.', '');
+    + 'TF.js timings include reading the result back (`await data()`), which makes them real and costs < 1%. '
+    + 'TF.js runs the chapter\'s MultiHeadAttention as an op graph (projections, heads, QKᵀ, causal -inf mask, '
+    + '÷√head_dim, softmax, weights·V, heads concatenated, out_proj with bias) in the formulation its wasm backend runs '
+    + 'fastest: its matMul uses XNNPACK only for one batch without transposes (a batched or transposeB matMul falls '
+    + 'back to a naive loop, 10-15× slower here), so weights are stored pre-transposed as tf.layers.dense keeps them '
+    + 'and the heads are 2-D slices. Reproduce with `./scripts/bench` (raw figures: build/bench/browser.json).', '');
   const nativeRow = (kernel) => sizes.map((s) => { const r = find(native.rows, s[0], kernel, s[1]); return r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms` : '—'; });
   const peerRow = () => sizes.map((s) => { const r = find(peer.rows, s[0], 'pytorch', s[1]); return r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms` : '—'; });
   lines.push(`| engine | ${sizes.map(label).join(' | ')} |`, `| --- |${sizes.map(() => ' ---: |').join('')}`);
@@ -232,7 +238,7 @@ function markdown(bench, index, native, peer, targets, m) {
     + 'each hopping to a different position. Timed in the page with `performance.now()` from just before dispatching an '
     + '`input` event (the page\'s handler runs synchronously: the engine\'s softmax, text, transforms) to just after '
     + 'reading `getBoundingClientRect()`, which forces the style recalculation and layout the update caused. Paint and '
-    + `compositing are not included. p50 ${f(s.p50, 2)} ms, p95 ${f(s.p95, 2)} ms, max ${f(s.max, 2)} ms; the weights text `
+    + `compositing are not included. p50 ${f(s.p50, 2)} ms, p95 ${f(s.p95, 2)} ms (the handler alone: p95 ${f(s.handlerP95, 2)} ms), max ${f(s.max, 2)} ms; the weights text `
     + `changed on ${s.changed} of ${s.updates} updates. (performance.now() is coarsened to 0.1 ms on a page that is not cross-origin isolated.)`,
     `- Long tasks: a \`PerformanceObserver({type: "longtask", buffered: true})\` installed before any page script, while `
     + `index.html loads and runs its GPT-2 demo for T = 128, 256, 512, 1024 (T = 1024 took ${f(index.demoT1024Ms)} ms in its worker), `
@@ -269,6 +275,7 @@ async function main() {
   const chromiumText = execFileSync(CHROMIUM, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
   const chromiumVersion = (/\d+(\.\d+)+/.exec(chromiumText) || [chromiumText.trim()])[0];
 
+  const loadBefore = os.loadavg()[0];
   // Native first and alone, so the browser run does not share the cores with it.
   console.error('== native: attention-lab bench --json');
   const native = quick ? { error: 'skipped with --quick' } : runNative();
@@ -292,7 +299,7 @@ async function main() {
   }
   if (bench.error) throw new Error(`bench.html stopped: ${bench.error}`);
   for (const r of bench.results) console.error(JSON.stringify(r));
-  const m = machine(chromiumVersion);
+  const m = { ...machine(chromiumVersion), loadBefore };
   const targets = evaluate(bench, index, native);
   const section = markdown(bench, index, native, peer, targets, m);
   fs.mkdirSync(path.join(ROOT, 'build/bench'), { recursive: true });
