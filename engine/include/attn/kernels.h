@@ -14,7 +14,8 @@ struct KernelTable {
     const char* instructions;  // what the CPU (or wasm engine) must support, for `attention-lab kernels`
 
     // c (M,N) = a (M,K) · b, where b is (K,N), or (N,K) read transposed when b_transposed.
-    // c is overwritten. Products accumulate over k in increasing order.
+    // c is overwritten. Products accumulate over k in increasing order (avx2 fuses each multiply
+    // and add into one FMA rounding; scalar and wasm_simd round both).
     void (*matmul)(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
                    int M, int N, int K, bool b_transposed);
 
@@ -26,7 +27,9 @@ struct KernelTable {
 
     // Fused causal/non-causal attention for one head, never materialising the (T,T) matrix:
     // out (T,D) = softmax(q kᵀ / divisor, causal) · v, with q, k, v, out given by row strides.
-    // Tiled with an online softmax; under the causal mask, blocks above the diagonal are skipped.
+    // SIMD back ends tile it (blocks of queries x blocks of keys) with an online softmax (running
+    // max and sum per query) and skip key blocks wholly above the diagonal under the causal mask;
+    // scalar goes one query row at a time. Equal to the materialised path within float rounding.
     void (*attention_fused)(float* out, int ld_out, const float* q, int ld_q, const float* k,
                             int ld_k, const float* v, int ld_v, int T, int D, float divisor,
                             bool causal);
