@@ -19,10 +19,18 @@ function h(tag, props, ...children) {
 }
 
 // Inline (or display) TeX. The TeX strings are the page's own; numbers in them come from the engine.
+// Rendered once per distinct source and cloned after that: a recompute re-renders most formulas.
+const texCache = new Map();
 function tex(source, display = false) {
-  const el = h(display ? 'div' : 'span', { class: display ? 'math display' : 'math' });
-  katex.render(source, el, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
-  return el;
+  const key = (display ? 'D' : 'I') + source;
+  let el = texCache.get(key);
+  if (!el) {
+    el = h(display ? 'div' : 'span', { class: display ? 'math display' : 'math' });
+    katex.render(source, el, { displayMode: display, throwOnError: false, output: 'htmlAndMathml' });
+    if (texCache.size > 2000) texCache.clear();
+    texCache.set(key, el);
+  }
+  return el.cloneNode(true);
 }
 
 // A paragraph from mixed parts: strings stay text, ['$', tex] parts become math.

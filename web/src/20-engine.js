@@ -1,7 +1,7 @@
 // Finds and loads the wasm engine next to this script (so the element works when embedded from
 // another origin), and wraps the calls the sections make. Every number on the page comes from here.
 
-// This script's folder; engine/, mha-worker.js live beside it. Captured now: currentScript is only
+// This script's folder; engine/ and engine-worker.js live beside it. Captured now: currentScript is only
 // set while the script first runs.
 const BASE_URL = new URL('.', (document.currentScript && document.currentScript.src) || location.href).href;
 const LOADER_URL = new URL('engine/loader.js', BASE_URL).href;
@@ -78,4 +78,38 @@ function nested(values, shape) {
 function answerTensor(answer) {
   const toNum = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === 'nan' ? NaN : v);
   return { shape: answer.shape, values: Float32Array.from(answer.values, toNum), print: answer.print };
+}
+
+// A Worker running web/engine-worker.js. Same origin: the file itself; embedded from another origin:
+// a same-origin blob that imports it (Worker URLs must be same-origin; importScripts may cross).
+// Browsers start no workers from file:// pages: that throws, and callers fall back or explain.
+function startEngineWorker() {
+  const url = new URL('engine-worker.js', BASE_URL);
+  if (location.protocol === 'file:' || url.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) for this.');
+  return url.origin === location.origin ? new Worker(url)
+    : new Worker(URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url.href)});`], { type: 'text/javascript' })));
+}
+
+// The chapter's cells as JSON, computed in a worker (about 80 ms of engine time that would otherwise
+// block the page); on the main thread only when no worker can run.
+const cellsJson = new Map();   // kind -> Promise of the JSON, once per page
+function bookCellsJson(engine, kind) {
+  if (!cellsJson.has(kind)) cellsJson.set(kind, bookCellsOffThread(engine, kind));
+  return cellsJson.get(kind);
+}
+function bookCellsOffThread(engine, kind) {
+  return new Promise((resolve) => {
+    let worker, done = false;
+    const fallback = () => { if (!done) { done = true; if (worker) worker.terminate(); resolve(engine.bookCells()); } };
+    try { worker = startEngineWorker(); } catch { fallback(); return; }
+    const timer = setTimeout(fallback, 15000);
+    worker.onmessage = (e) => {
+      if (done) return;
+      clearTimeout(timer);
+      if (typeof (e.data && e.data.cells) !== 'string') { fallback(); return; }
+      done = true; worker.terminate(); resolve(e.data.cells);
+    };
+    worker.onerror = (e) => { e.preventDefault(); clearTimeout(timer); fallback(); };
+    worker.postMessage({ loaderUrl: LOADER_URL, engine: kind, op: 'bookCells' });
+  });
 }

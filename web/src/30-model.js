@@ -40,21 +40,25 @@ const parseDOut = (t) => parseInteger(t, 1, LIMITS.dOutMax, BOOK_D_OUT);
 
 const TOKENS = 6, D_IN = 3;
 
-// Everything the sections show for one state. The two runs are computed now (the slider keeps
-// using `run`); each module's output is computed when a section first reads it, so a recompute can
-// be spread over several tasks, one section each.
+// Everything the sections show for one state, each part computed when a section first reads it, so
+// a recompute can be spread over several tasks, one section each. `run` keeps the v1 tensors for
+// the slider's setTemperature.
 function computeAll(engine, state, run, simpleRun) {
   const R = { state: { ...state, words: state.words.slice(), inputs: state.inputs.slice() }, tokens: TOKENS, d_in: D_IN };
   const x = R.state.inputs;
-  const err1 = simpleRun.compute('simplified', x, TOKENS, D_IN, state.seed, state.d_out);
-  if (err1) throw new Error(err1);
-  R.simple = {};
-  for (const name of simpleRun.names()) R.simple[name] = captureRun(engine, simpleRun, name);
-
-  const err2 = run.compute('self_attention_v1', x, TOKENS, D_IN, state.seed, state.d_out);
-  if (err2) throw new Error(err2);
-  R.v1 = {};
-  for (const name of run.names()) R.v1[name] = captureRun(engine, run, name);
+  // A run's tensors, computed on first read: (simplified for "batched", v1 for the rest).
+  const runTensors = (name, variant, theRun) => {
+    let value = null;
+    Object.defineProperty(R, name, { enumerable: true, get: () => (value ??= (() => {
+      const err = theRun.compute(variant, x, TOKENS, D_IN, R.state.seed, R.state.d_out);
+      if (err) throw new Error(err);
+      const out = {};
+      for (const n of theRun.names()) out[n] = captureRun(engine, theRun, n);
+      return out;
+    })()) });
+  };
+  runTensors('simple', 'simplified', simpleRun);
+  runTensors('v1', 'self_attention_v1', run);
 
   const rows = nested(x, [TOKENS, D_IN]);
   const batch = [rows, rows];   // torch.stack((inputs, inputs), dim=0)

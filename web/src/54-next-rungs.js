@@ -24,6 +24,7 @@ function causalSection(ctx) {
       codeCell('torch.manual_seed(123)\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))', c('3.5.2/dropout_ones'), { cell: '3.5.2/dropout_ones' }),
       codeCell('torch.manual_seed(123)\nprint(dropout(attn_weights))', c('3.5.2/dropout_attn_weights'), { cell: '3.5.2/dropout_attn_weights' }),
       h('h3', { text: 'CausalAttention, on your inputs' }),
+      listing('Listing 3.3 — a compact causal attention class', LISTING_3_3),
       codeCell(`batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)`, `torch.Size([2, ${R.tokens}, ${R.d_in}])`, { cell: '3.5.3/batch.shape' }),
       h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out=${st.d_out}, context_length, 0.0)\ncontext_vecs = ca(batch)\nprint(context_vecs)` })),
         R.ca.error ? errorNote(R.ca.error) : h('pre', { class: 'out', 'aria-label': 'Output', 'data-cell': '3.5.3/context_vecs', text: R.ca.print })),
@@ -56,12 +57,7 @@ function multiHeadSection(ctx) {
 
   function startWorker() {
     if (worker) return worker;
-    const url = new URL('mha-worker.js', BASE_URL);
-    if (location.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) to time GPT-2 small.');
-    // Same origin: the worker file itself. Embedded from another origin: a same-origin blob that
-    // imports it (Worker URLs must be same-origin; importScripts may cross origins).
-    worker = url.origin === location.origin ? new Worker(url)
-      : new Worker(URL.createObjectURL(new Blob([`importScripts(${JSON.stringify(url.href)});`], { type: 'text/javascript' })));
+    worker = startEngineWorker();
     worker.onmessage = (event) => {
       const m = event.data || {};
       busy = false;
@@ -81,7 +77,7 @@ function multiHeadSection(ctx) {
     try { startWorker(); } catch (e) { timingStatus.textContent = e.message; queue = []; return; }
     busy = true;
     timingStatus.textContent = `Running T = ${tokens} in a Web Worker…`;
-    worker.postMessage({ loaderUrl: LOADER_URL, engine: ctx.kind(), tokens });
+    worker.postMessage({ loaderUrl: LOADER_URL, engine: ctx.kind(), op: 'mha', tokens });
   }
   function renderTimes() {
     const sorted = [...times.keys()].sort((a, b) => a - b);
@@ -101,6 +97,7 @@ function multiHeadSection(ctx) {
     const shapeOf = (t) => (t.error ? '' : `context_vecs.shape: torch.Size([${t.shape.join(', ')}])`);
     body.replaceChildren(
       para('Several causal attention heads run in parallel and their outputs are concatenated. First as a wrapper that stacks CausalAttention modules, on your inputs:'),
+      listing('Listing 3.4 — a wrapper class for multi-head attention', LISTING_3_4),
       h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${R.d_in}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)` })),
         live(R.mha_wrapper, '3.6.1/context_vecs'), R.mha_wrapper.error ? null : h('pre', { class: 'out', text: shapeOf(R.mha_wrapper) })),
       h('h3', { text: 'Exercise 3.2 — two-dimensional embedding vectors' }),
@@ -110,6 +107,7 @@ function multiHeadSection(ctx) {
       h('h3', { text: 'MultiHeadAttention — one set of weights, split into heads' }),
       para('The efficient version projects once and splits the result into heads with view and transpose; the per-head scores are a batched product such as:'),
       codeCell('print(a @ a.transpose(2, 3))   # a: the book’s (1, 2, 3, 4) example tensor', c(cells, '3.6.2/a_at_aT'), { cell: '3.6.2/a_at_aT' }),
+      listing('Listing 3.5 — an efficient multi-head attention class', LISTING_3_5),
       h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)` })),
         live(R.mha, '3.6.2/context_vecs'), R.mha.error ? null : h('pre', { class: 'out', text: shapeOf(R.mha) })),
       codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', c(cells, 'ex3.3/num_params'), { cell: 'ex3.3/num_params' }),

@@ -17,12 +17,19 @@ function styleSheet() {
   return sharedSheet;
 }
 
-// @font-face does not work inside a shadow root, so KaTeX's fonts are added to the document's set.
+// @font-face does not work inside a shadow root, so KaTeX's fonts are added to the document's set,
+// a few per task (each is a large data: URL to parse), the most used first.
 let fontsAdded = false;
-function addKatexFonts() {
+async function addKatexFonts() {
   if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
   fontsAdded = true;
-  for (const f of KATEX_FONTS) document.fonts.add(new FontFace(f.family, f.src, { style: f.style, weight: f.weight, display: 'block' }));
+  const first = (f) => (f.family === 'KaTeX_Main' || f.family === 'KaTeX_Math' ? 0 : 1);
+  const fonts = KATEX_FONTS.slice().sort((a, b) => first(a) - first(b));
+  for (let i = 0; i < fonts.length; i++) {
+    if (i % 4 === 0) await nextTask();
+    const f = fonts[i];
+    document.fonts.add(new FontFace(f.family, f.src, { style: f.style, weight: f.weight, display: 'swap' }));
+  }
 }
 
 class AttentionLabElement extends HTMLElement {
@@ -72,11 +79,13 @@ class AttentionLabElement extends HTMLElement {
       return;
     }
     if (generation !== this.generation) return;
-    this.build(section, loaded.engine, loaded.kind, generation);
+    const cellsJson = await bookCellsJson(loaded.engine, loaded.kind);
+    if (generation !== this.generation) return;
+    this.build(section, loaded.engine, loaded.kind, generation, cellsJson);
   }
 
-  build(section, engine, kind, generation) {
-    const cells = new Map(JSON.parse(engine.bookCells()).map((c) => [c.id, c]));
+  build(section, engine, kind, generation, cellsJson) {
+    const cells = new Map(JSON.parse(cellsJson).map((c) => [c.id, c]));
     this.freeRuns();
     this.runs = { run: new engine.AttentionRun(), simpleRun: new engine.AttentionRun() };
     const book = bookState(cells);
@@ -102,7 +111,12 @@ class AttentionLabElement extends HTMLElement {
           for (const [i, s] of sections.entries()) {
             if (i > 0) await nextTask();
             if (mine !== pass || this.generation !== generation) return;
-            s.update(R);
+            try {
+              s.update(R);
+            } catch (e) {
+              status.textContent = `The engine could not compute this: ${e.message}`;
+              status.hidden = false;
+            }
           }
         })();
         return this.updateComplete;

@@ -1,19 +1,24 @@
-// Runs exercise 3.3's GPT-2-small MultiHeadAttention off the main thread so the page never freezes.
-// Message in: {loaderUrl, engine, tokens}; out: {tokens, ms, shape, print} or {error}.
+// The engine off the main thread, so the page never freezes: the chapter's cells at start-up (the
+// engine's longest call) and exercise 3.3's GPT-2-small MultiHeadAttention for T up to 1024.
+// In: {loaderUrl, engine, op: "bookCells"} or {loaderUrl, engine, op: "mha", tokens};
+// out: {cells} / {tokens, ms, shape, print}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
-  const { loaderUrl, engine: kind, tokens } = event.data || {};
+  const { loaderUrl, engine: kind, op, tokens } = event.data || {};
   try {
-    if (typeof loaderUrl !== 'string' || !Number.isInteger(tokens) || tokens < 1 || tokens > 1024) {
-      throw new Error('expected {loaderUrl, engine, tokens (1..1024)}');
-    }
+    if (typeof loaderUrl !== 'string') throw new Error('expected {loaderUrl, engine, op}');
     if (!ready) {
       importScripts(loaderUrl);
       const base = new URL('.', loaderUrl).href;
       ready = self.AttentionLabEngine.load(kind === 'scalar' || kind === 'simd' ? { kind, base } : { base });
     }
     const { engine } = await ready;
+    if (op === 'bookCells') {
+      self.postMessage({ cells: engine.bookCells() });
+      return;
+    }
+    if (op !== 'mha' || !Number.isInteger(tokens) || tokens < 1 || tokens > 1024) throw new Error('expected op "mha" with tokens from 1 to 1024');
     // GPT-2 small: d_in = d_out = 768, 12 heads, context_length 1024, dropout 0, inputs torch.rand.
     const d = 768;
     const x = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'rand', seed: 123, shape: [1, tokens, d] })));
@@ -22,6 +27,6 @@ self.onmessage = async (event) => {
     if (out.error) throw new Error(out.error);
     self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: engine.formatTensor(out.values, Array.from(out.shape)) });
   } catch (e) {
-    self.postMessage({ tokens, error: String(e && e.message || e) });
+    self.postMessage({ tokens, error: String((e && e.message) || e) });
   }
 };
