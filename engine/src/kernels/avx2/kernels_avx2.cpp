@@ -214,13 +214,14 @@ void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
                 for (int jr = 0; jr < nc; jr += NR) {
                     for (int ir = 0; ir < mc; ir += MR) {
                         float* c_ij = c + static_cast<long>(ic + ir) * ldc + jc + jr;
-                        // fetch the next tile's c while this one computes: c lives in L3 and the
-                        // micro-kernel would otherwise stall on its first loads
+                        // fetch the next tile's c into L2 while this one computes: c lives in L3
+                        // and the micro-kernel would otherwise stall on its first loads. Not L1:
+                        // with ldc a multiple of 1024 all rows of a tile share one L1 set.
                         if (ir + MR < mc) {
                             const int next_rows = imin(MR, mc - ir - MR);
                             for (int i = 0; i < next_rows; i++) {
-                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc)), _MM_HINT_T0);
-                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc) + NR - 1), _MM_HINT_T0);
+                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc)), _MM_HINT_T1);
+                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc) + NR - 1), _MM_HINT_T1);
                             }
                         }
                         gemm_tile(imin(MR, mc - ir), imin(NR, nc - jr), kc, ap + ir * kc,
