@@ -123,7 +123,7 @@ async function tfTimeMs(tf, runs, f) {
   const times = [];
   for (let i = 0; i < runs; i++) times.push((await timeBatch(k)) / k);
   if (tf.memory().numTensors > 64) throw new Error(`TF.js leaked tensors (${tf.memory().numTensors})`);
-  return { ms: median(times), timing: k > 1 ? `median of ${runs} batches of ${k}` : `median of ${runs}` };
+  return { ms: median(times), timing: k > 1 ? `median of ${runs} batch${runs > 1 ? 'es' : ''} of ${k}` : `median of ${runs}` };
 }
 
 // The chapter's MultiHeadAttention (Listing 3.5) as TF.js ops, in the formulation TF.js's wasm backend

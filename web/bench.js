@@ -126,6 +126,7 @@
       await runWorker({ ...job, baseUrl: new URL('.', location.href).href, check: { n: CHECK_N, w: ourW }, mhaCheckT: CHECK_T }, (msg) => {
         if (msg.type === 'ready') {
           window.benchEngines[job.engine] = msg.detail;
+          $('engines').textContent = `Engines: ${Object.values(window.benchEngines).join('; ')}.`;
         } else if (msg.type === 'check' && msg.check === 'sgemm') {
           sgemmChecks[job.engine] = msg;
           if (job.engine !== 'tfjs-wasm' && !ourW) ourW = msg.w;
