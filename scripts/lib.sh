@@ -25,3 +25,23 @@ ensure_packages() {
 
 # The native toolchain and libraries the engine, CLI and tests build with.
 NATIVE_PACKAGES=(cmake make g++ catch2 nlohmann-json3-dev libbenchmark-dev)
+
+# The WebAssembly toolchain: Debian's emscripten (3.1.6), node-acorn for its JS optimizer, node to
+# run the engines and their tests, and the header-only libraries the engine and the suite include.
+WASM_PACKAGES=(emscripten node-acorn nodejs cmake make catch2 nlohmann-json3-dev)
+
+# emscripten_env: the environment em++ needs here. Debian's config freezes the system cache
+# (/usr/share/emscripten/cache), which has every library variant we link; build/emcache mirrors it
+# with symlinks and is unfrozen, so a missing variant is built there and /usr is never written.
+emscripten_env() {
+  export NODE_PATH=/usr/share/nodejs
+  export EM_CACHE="$ROOT/build/emcache"
+  export EM_FROZEN_CACHE=""  # empty = false; "0" would read as true
+  if [ ! -e "$EM_CACHE/.mirrored" ]; then
+    rm -rf "$EM_CACHE"
+    mkdir -p "$EM_CACHE"
+    cp -as /usr/share/emscripten/cache/. "$EM_CACHE/"
+    rm -f "$EM_CACHE/cache.lock"  # a real lock file here, not a link that writes into /usr
+    touch "$EM_CACHE/.mirrored"
+  fi
+}

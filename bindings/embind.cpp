@@ -1,0 +1,145 @@
+// The Embind layer: the JS API of bindings/API.md as conversions between JS values and the engine's
+// C++ calls (attn/request.h, attn/book.h, attn/lab.h). No logic lives here, and no C++ exception
+// crosses into JS: the engine returns its errors as values.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "attn/book.h"
+#include "attn/lab.h"
+#include "attn/limits.h"
+#include "attn/request.h"
+
+using emscripten::val;
+
+namespace {
+
+bool is_float32_array(const val& v) { return v.instanceof(val::global("Float32Array")); }
+
+// Copies a Float32Array into engine memory, once the engine has checked its length.
+attn::lab::FillFn fill_from(const val& array) {
+    return [array](float* dst) {
+        const size_t n = array["length"].as<size_t>();
+        val(emscripten::typed_memory_view(n, dst)).call<void>("set", array);
+    };
+}
+
+size_t length_of(const val& array) { return array["length"].as<size_t>(); }
+
+// A JS string argument; anything else reads as "" (an unknown name or variant, which the engine reports).
+std::string text_of(const val& v) { return v.isString() ? v.as<std::string>() : ""; }
+
+val float_array_copy(const attn::Tensor& t) {
+    return val(emscripten::typed_memory_view(t.data.size(), t.data.data())).call<val>("slice");
+}
+
+val shape_array(const attn::Shape& shape) {
+    val out = val::array();
+    for (int64_t d : shape) out.call<void>("push", static_cast<double>(d));
+    return out;
+}
+
+// --- the CLI's contract ---
+
+std::string eval_request(const val& json) {
+    if (!json.isString()) {
+        return "{\"error\":\"evalRequest takes the request as a JSON string, e.g. JSON.stringify({op: 'softmax', x: [1, 2]})\"}";
+    }
+    // Too long for any request: pass on just enough that the engine refuses it with its usual sentence.
+    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) {
+        return attn::eval_request(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>()).json;
+    }
+    return attn::eval_request(json.as<std::string>()).json;
+}
+
+std::string book_text() { return attn::book_text(); }
+std::string book_cells() { return attn::lab::book_cells_json(); }
+
+// "error: <sentence>" when the arguments are wrong; a print always starts with "tensor(".
+std::string format_tensor(const val& values, const val& shape) {
+    if (!is_float32_array(values)) return "error: values must be a Float32Array";
+    if (!val::global("Array").call<bool>("isArray", shape)) return "error: shape must be an array of sizes, e.g. [2, 3]";
+    std::vector<double> sizes;
+    const size_t dims = length_of(shape);
+    if (dims > 4) return "error: the shape has " + std::to_string(dims) + " sizes; give at most 4";
+    for (size_t i = 0; i < dims; i++) sizes.push_back(shape[i].isNumber() ? shape[i].as<double>() : -1.0);
+    attn::lab::TextResult r = attn::lab::format_values(length_of(values), fill_from(values), sizes);
+    return r.error.empty() ? r.text : "error: " + r.error;
+}
+
+// --- the step-by-step view ---
+
+std::string run_compute(attn::lab::AttentionRun& run, const val& variant, const val& inputs, double tokens,
+                        double d_in, double seed, double d_out) {
+    if (!is_float32_array(inputs)) return "inputs must be a Float32Array of tokens × d_in numbers, row by row";
+    return run.compute(text_of(variant), length_of(inputs), fill_from(inputs), tokens, d_in, seed, d_out);
+}
+
+val run_names(const attn::lab::AttentionRun& run) {
+    val out = val::array();
+    for (const std::string& name : run.names()) out.call<void>("push", name);
+    return out;
+}
+
+val run_shape(const attn::lab::AttentionRun& run, const val& name) {
+    const attn::Tensor* t = run.find(text_of(name));
+    return t ? shape_array(t->shape) : val::null();
+}
+
+// A view into wasm memory, valid until the next call into the engine.
+val run_tensor(const attn::lab::AttentionRun& run, const val& name) {
+    const attn::Tensor* t = run.find(text_of(name));
+    return t ? val(emscripten::typed_memory_view(t->data.size(), t->data.data())) : val::null();
+}
+
+std::string run_print(const attn::lab::AttentionRun& run, const val& name) { return run.print(text_of(name)); }
+
+std::string run_set_temperature(attn::lab::AttentionRun& run, double temperature) {
+    return run.set_temperature(temperature);
+}
+
+// --- long sequences ---
+
+val mha_forward(const val& x, double batch, double tokens, double d_in, double d_out, double num_heads,
+                double context_length, double dropout, double seed) {
+    val out = val::object();
+    attn::lab::MhaResult r;
+    if (is_float32_array(x)) {
+        r = attn::lab::mha_forward(length_of(x), fill_from(x), batch, tokens, d_in, d_out, num_heads, context_length,
+                                   dropout, seed);
+    } else {
+        r.error = "x must be a Float32Array of batch × tokens × d_in numbers";
+    }
+    out.set("error", r.error);
+    out.set("shape", shape_array(r.out.shape));
+    out.set("values", float_array_copy(r.out));
+    out.set("ms", r.ms);
+    return out;
+}
+
+// The median in ms, or the sentence saying which argument to change.
+val bench_result(const attn::lab::BenchResult& r) { return r.error.empty() ? val(r.ms) : val(r.error); }
+val bench_sgemm(double n, double runs) { return bench_result(attn::lab::bench_sgemm(n, runs)); }
+val bench_mha(double tokens, double runs) { return bench_result(attn::lab::bench_mha(tokens, runs)); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(attention_lab) {
+    emscripten::function("evalRequest", &eval_request);
+    emscripten::function("bookText", &book_text);
+    emscripten::function("bookCells", &book_cells);
+    emscripten::function("formatTensor", &format_tensor);
+    emscripten::class_<attn::lab::AttentionRun>("AttentionRun")
+        .constructor<>()
+        .function("compute", &run_compute)
+        .function("names", &run_names)
+        .function("shape", &run_shape)
+        .function("tensor", &run_tensor)
+        .function("print", &run_print)
+        .function("setTemperature", &run_set_temperature);
+    emscripten::function("mhaForward", &mha_forward);
+    emscripten::function("benchSgemm", &bench_sgemm);
+    emscripten::function("benchMha", &bench_mha);
+}

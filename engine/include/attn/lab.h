@@ -1,0 +1,74 @@
+// What the page asks of the engine beyond `eval`: the step-by-step run with every intermediate, the
+// long-sequence MultiHeadAttention forward, timings, the chapter as JSON and any tensor's print.
+// Plain C++ for bindings/ to expose; no I/O, and nothing throws: errors come back as sentences.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attn/tensor.h"
+
+namespace attn::lab {
+
+// Copies `count` floats into the destination; called only after every argument has been checked,
+// so a caller never copies (or allocates for) an input that is going to be refused.
+using FillFn = std::function<void(float* dst)>;
+
+// One attention forward of the chapter with every intermediate kept, for the step-by-step view.
+class AttentionRun {
+public:
+    // variant: "simplified", "self_attention_v1", "self_attention_v2" or "causal"; inputs are
+    // (tokens, d_in), row-major, `count` floats. Returns "" or a sentence (and the run is then empty).
+    // Sizes arrive as JS numbers, so they are doubles here and must be whole and within attn/limits.h.
+    std::string compute(const std::string& variant, size_t count, const FillFn& fill, double tokens,
+                        double d_in, double seed, double d_out);
+
+    // softmax(attn_scores / T) into "temperature_weights"; T is kept for later computes. "" or a sentence.
+    std::string set_temperature(double temperature);
+
+    std::vector<std::string> names() const;
+    const Tensor* find(const std::string& name) const;  // nullptr when the run has no such tensor
+    std::string print(const std::string& name) const;   // PyTorch's print without grad_fn, or a sentence
+
+private:
+    std::vector<std::pair<std::string, Tensor>> tensors_;  // in the order names() lists them
+    double temperature_ = 1.0;
+    void put(const std::string& name, Tensor t);
+    void update_temperature_weights();
+};
+
+struct MhaResult {
+    std::string error;  // "" on success
+    Tensor out;         // (batch, tokens, d_out)
+    double ms = 0;      // the forward's own time, without building the module
+};
+
+// The chapter's MultiHeadAttention (Listing 3.5) after torch.manual_seed(seed), on x (batch, tokens, d_in),
+// checked against the same limits as `eval`'s "mha" op.
+MhaResult mha_forward(size_t count, const FillFn& fill, double batch, double tokens, double d_in, double d_out,
+                      double num_heads, double context_length, double dropout, double seed);
+
+struct BenchResult {
+    std::string error;  // "" on success
+    double ms = 0;      // median of `runs` timings, after one warm-up
+};
+
+// The active matmul kernel on (n, n) · (n, n).
+BenchResult bench_sgemm(double n, double runs);
+// A GPT-2-small-sized MultiHeadAttention (d_in = d_out = 768, 12 heads, no dropout) on (1, tokens, 768).
+BenchResult bench_mha(double tokens, double runs);
+
+// Every golden cell, computed live: [{"id","label","print","shape","values"}], values as `eval` writes them.
+std::string book_cells_json();
+
+struct TextResult {
+    std::string error;  // "" on success
+    std::string text;
+};
+
+// PyTorch's print (without grad_fn) of `count` floats in `shape`, up to 4 sizes.
+TextResult format_values(size_t count, const FillFn& fill, const std::vector<double>& shape);
+
+}  // namespace attn::lab

@@ -1,0 +1,114 @@
+// Bad input to either wasm engine gets an error value that says what to change — the same sentence
+// the CLI gives for requests — and the engine keeps working: a correct call follows every bad one.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { KINDS, engine, cliEval, fixture } = require("./engine_helpers.js");
+
+const good = fixture("reference_cases.json").cases.find((c) => c.name === "mha book");
+const goodRequest = JSON.stringify(good.request);
+const goodAnswer = cliEval(goodRequest);
+const book = new Float32Array([0.43, 0.15, 0.89, 0.55, 0.87, 0.66, 0.57, 0.85, 0.64,
+                               0.22, 0.58, 0.33, 0.77, 0.25, 0.10, 0.05, 0.80, 0.55]);
+
+const badRequests = {
+  "malformed JSON": '{"op": "softmax", "x": [1, 2',
+  "not an object": "[1, 2, 3]",
+  "huge rand shape": JSON.stringify({ op: "rand", seed: 1, shape: [100000, 100000] }),
+  "ragged x": JSON.stringify({ op: "softmax", x: [[1, 2], [3]] }),
+  "d_out not divisible by num_heads": JSON.stringify({ op: "mha", seed: 1, x: [[[1, 2], [3, 4]]], d_out: 5,
+                                                       num_heads: 2, context_length: 4, dropout: 0 }),
+  "too many tokens for the limits": JSON.stringify({ op: "mha", seed: 1, x: [Array.from({ length: 2049 }, () => [1])],
+                                                     d_out: 2, num_heads: 1, context_length: 2048, dropout: 0 }),
+  "temperature 0": JSON.stringify({ op: "softmax", x: [1, 2], temperature: 0 }),
+  "nesting too deep": "[".repeat(40) + "]".repeat(40),
+  "unknown op": JSON.stringify({ op: "transformer" }),
+};
+
+for (const kind of KINDS) {
+  test(`${kind}: bad requests get the CLI's error, and the next request works`, async () => {
+    const e = await engine(kind);
+    for (const [what, request] of Object.entries(badRequests)) {
+      const got = e.evalRequest(request);
+      assert.ok(JSON.parse(got).error, `${what}: ${got}`);
+      assert.equal(got, cliEval(request), what);
+      assert.equal(e.evalRequest(goodRequest), goodAnswer, `after ${what}`);
+    }
+  });
+
+  test(`${kind}: a request over 32 MiB and a non-string request are refused`, async () => {
+    const e = await engine(kind);
+    const huge = JSON.stringify({ op: "softmax", x: [1], pad: "x".repeat(33 << 20) });
+    assert.match(JSON.parse(e.evalRequest(huge)).error, /larger than 32 MiB/);
+    assert.equal(e.evalRequest(goodRequest), goodAnswer);
+    assert.match(JSON.parse(e.evalRequest({ op: "softmax" })).error, /JSON string/);
+    assert.equal(e.evalRequest(goodRequest), goodAnswer);
+  });
+
+  test(`${kind}: bad AttentionRun arguments get sentences, and the run stays usable`, async () => {
+    const e = await engine(kind);
+    const run = new e.AttentionRun();
+    const ok = () => {
+      assert.equal(run.compute("self_attention_v1", book, 6, 3, 123, 2), "");
+      assert.equal(run.print("W_query"), "tensor([[0.2961, 0.5166],\n        [0.2517, 0.6886],\n        [0.0740, 0.8665]])");
+    };
+    const bad = [
+      [() => run.compute("self_attention_v1", new Float32Array(17), 6, 3, 123, 2), /17 numbers but its shape \(6 × 3\) needs 18/],
+      [() => run.compute("self_attention_v1", Array.from(book), 6, 3, 123, 2), /Float32Array/],
+      [() => run.compute("attention_v9", book, 6, 3, 123, 2), /unknown variant "attention_v9"/],
+      [() => run.compute("causal", book, 0, 3, 123, 2), /tokens must be a whole number from 1 to 2048, got 0/],
+      [() => run.compute("causal", book, 1e9, 3, 123, 2), /tokens must be a whole number from 1 to 2048/],
+      [() => run.compute("causal", book, 6, NaN, 123, 2), /d_in must be a whole number/],
+      [() => run.compute("causal", book, 6, 3, 1.5, 2), /seed must be a whole number/],
+      [() => run.compute("self_attention_v2", book, 6, 3, 123, 4096), /d_out must be a whole number from 1 to 2048/],
+      [() => run.setTemperature(0), /finite number greater than 0/],
+      [() => run.setTemperature(NaN), /finite number greater than 0/],
+      [() => run.setTemperature(Infinity), /finite number greater than 0/],
+      [() => run.setTemperature(-1), /finite number greater than 0/],
+      [() => run.print("W_nothing"), /no tensor "W_nothing"/],
+    ];
+    ok();
+    for (const [call, message] of bad) {
+      assert.match(call(), message);
+      ok();
+    }
+    // a failed compute leaves the run empty rather than half-updated
+    run.compute("causal", new Float32Array(2), 6, 3, 123, 2);
+    assert.deepEqual(run.names(), []);
+    assert.equal(run.tensor("queries"), null);
+    assert.equal(run.shape("queries"), null);
+    ok();
+    run.delete();
+  });
+
+  test(`${kind}: bad mhaForward, formatTensor and bench arguments get sentences`, async () => {
+    const e = await engine(kind);
+    const x = new Float32Array(2 * 4 * 8).fill(0.5);
+    const mha = (...args) => e.mhaForward(...args);
+    const bad = [
+      [mha(x, 2, 4, 8, 5, 2, 4, 0, 1), /d_out \(5\) must be divisible by num_heads \(2\)/],
+      [mha(new Float32Array(10), 2, 4, 8, 8, 2, 4, 0, 1), /x has 10 numbers but its shape \(2 × 4 × 8\) needs 64/],
+      [mha(x, 64, 2048, 2048, 2048, 8, 2048, 0, 1), /would need .* numbers, more than the limit/],
+      [mha(x, 2, 4, 8, 8, 2, 3, 0, 1), /4 tokens but context_length is 3/],
+      [mha(x, 2, 4, 8, 8, 2, 4, 1, 1), /dropout must be at least 0 and less than 1/],
+      [mha(x, 2, 4, 8, 8, 0, 4, 0, 1), /num_heads must be a whole number from 1 to 256/],
+      [mha([1, 2], 1, 1, 2, 2, 1, 1, 0, 1), /Float32Array/],
+    ];
+    for (const [r, message] of bad) {
+      assert.match(r.error, message);
+      assert.equal(r.values.length, 0);
+      const fine = e.mhaForward(x, 2, 4, 8, 8, 2, 4, 0, 1);
+      assert.equal(fine.error, "");
+      assert.deepEqual(fine.shape, [2, 4, 8]);
+    }
+    assert.match(e.formatTensor(new Float32Array(3), [2, 2]), /^error: values has 3 numbers but its shape \(2 × 2\) needs 4/);
+    assert.match(e.formatTensor(new Float32Array(1), [1, 1, 1, 1, 1]), /^error: .*at most 4/);
+    assert.match(e.formatTensor(new Float32Array(1), [-1]), /^error: shape\[0\] must be a whole number/);
+    assert.match(e.formatTensor(new Float32Array(1), "1"), /^error: shape must be an array/);
+    assert.equal(e.formatTensor(new Float32Array([1, 2]), [2]), "tensor([1., 2.])");
+    assert.match(e.benchSgemm(0, 1), /n must be a whole number from 1 to 2048/);
+    assert.match(e.benchMha(5000, 1), /tokens must be a whole number from 1 to 2048/);
+    assert.match(e.benchMha(8, 0), /runs must be a whole number from 1 to 1000/);
+    assert.equal(typeof e.benchSgemm(16, 3), "number");
+  });
+}

@@ -1,0 +1,55 @@
+// Both wasm engines against the native CLI and the golden fixtures: every chapter cell and every
+// PyTorch reference case must come out exactly as `attention-lab book` / `eval` print them.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { KINDS, engine, cliEval, cliBook, fixture, num, assertClose } = require("./engine_helpers.js");
+
+const book = cliBook();
+const chapter = fixture("chapter3.json").cells;
+const cases = fixture("reference_cases.json").cases;
+
+// MultiHeadAttention takes the fused kernel for long sequences without dropout (kFusedMinTokens in
+// engine/include/attn/modules.h).
+const fusedPath = (r) => r.op === "mha" && !r.dropout && r.x[0].length >= 128;
+
+for (const kind of KINDS) {
+  test(`${kind}: bookText() is exactly \`attention-lab book\``, async () => {
+    const e = await engine(kind);
+    assert.equal(e.bookText(), book);
+  });
+
+  test(`${kind}: bookCells() holds every golden cell, printed as PyTorch prints it`, async () => {
+    const cells = JSON.parse((await engine(kind)).bookCells());
+    assert.deepEqual(cells.map((c) => c.id), chapter.map((c) => c.id));
+    for (const [i, want] of chapter.entries()) {
+      const got = cells[i];
+      assert.equal(got.print, want.print, want.id);
+      assert.equal(got.label, want.label, want.id);
+      assert.deepEqual(got.shape, want.shape, want.id);
+      assert.equal(got.values.length, want.values.length, want.id);
+    }
+  });
+
+  test(`${kind}: evalRequest answers every reference case exactly as the CLI does`, async () => {
+    const e = await engine(kind);
+    for (const c of cases) {
+      const request = JSON.stringify(c.request);
+      const got = e.evalRequest(request);
+      const print = (a) => (a.print ?? a.weight.print);
+      assert.equal(print(JSON.parse(got)), print(c.answer), c.name);
+      if (!fusedPath(c.request)) {
+        assert.equal(got, cliEval(request), c.name);
+      } else if (kind === "scalar") {
+        // the fused kernel's online softmax is each back end's own; the scalar engine's is the
+        // native scalar one, bit for bit
+        assert.equal(got, cliEval(request, "scalar"), c.name);
+      } else {
+        // wasm_simd's fused kernel is checked within tolerance by tests/cpp/test_kernels.cpp
+        const want = JSON.parse(cliEval(request)), answer = JSON.parse(got);
+        assert.deepEqual(answer.shape, want.shape, c.name);
+        assertClose(answer.values.map(num), want.values.map(num), c.name);
+      }
+    }
+  });
+}
