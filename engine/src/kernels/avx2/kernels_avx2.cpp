@@ -22,9 +22,11 @@ namespace {
 
 constexpr int MR = 6;     // micro-tile rows: 6 x 2 ymm accumulators + 2 for B + 1 broadcast <= 16
 constexpr int NR = 16;    // micro-tile columns: two ymm vectors
-constexpr int KC = 256;   // depth of a packed block: one B micro-panel (KC x 16) stays in L1
-constexpr int MC = 144;   // rows of a packed A block (MC x KC, 144 KiB) stay in L2
-constexpr int NC = 1024;  // columns of a packed B block (KC x NC, 1 MiB) stay in L3
+// Cache blocks, chosen by measurement on Zen 3 (32 KiB L1, 512 KiB L2): a deep KC halves the
+// passes over c, whose tiles reload from L3, and beat KC 256 / MC 144 by ~10% at n = 1024.
+constexpr int KC = 512;   // depth of a packed block: one B micro-panel (KC x 16, 32 KiB) from L1/L2
+constexpr int MC = 48;    // rows of a packed A block (MC x KC, 96 KiB) stay in L2
+constexpr int NC = 1024;  // columns of a packed B block (KC x NC, 2 MiB) stay in L3
 
 inline int imin(int a, int b) { return a < b ? a : b; }
 inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
