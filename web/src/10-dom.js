@@ -63,8 +63,8 @@ function withGradFn(print, gradFn) {
 // A code cell: the book's Python, then what print shows, computed by the engine.
 function codeCell(python, output, extra = {}) {
   return h('figure', { class: 'cell' },
-    h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: python })),
-    h('pre', { class: 'out', 'aria-label': 'Output', 'data-testid': extra.testid, 'data-cell': extra.cell, text: output }));
+    h('pre', { class: 'code' }, h('code', { text: python })),
+    h('pre', { class: 'out', 'data-testid': extra.testid, 'data-cell': extra.cell, text: output }));
 }
 
 // A fresh id for aria links; unique per document even with several elements on one page.

@@ -60,7 +60,7 @@ function cellLine(cell) {
 
 // The output <pre>, with one line of it highlighted (the row a paragraph talks about).
 function outWithRow(print, row, extra = {}) {
-  const pre = h('pre', { class: 'out', 'aria-label': 'Output', 'data-cell': extra.cell, 'data-testid': extra.testid });
+  const pre = h('pre', { class: 'out', 'data-cell': extra.cell, 'data-testid': extra.testid });
   print.split('\n').forEach((line, i, all) => {
     const text = line + (i < all.length - 1 ? '\n' : '');
     pre.append(i === row ? h('mark', { text }) : document.createTextNode(text));

@@ -101,5 +101,5 @@ const LISTING_3_5 = `class MultiHeadAttention(nn.Module):
         return context_vec`;
 
 function listing(title, code) {
-  return h('details', { class: 'listing' }, h('summary', { text: title }), h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: code })));
+  return h('details', { class: 'listing' }, h('summary', { text: title }), h('pre', { class: 'code' }, h('code', { text: code })));
 }

@@ -54,7 +54,7 @@ function classesSection(ctx) {
     const st = R.state;
     const live = (t, cell, row = -1) => (t.error ? errorNote(t.error) : outWithRow(t.print, row, { cell }));
     const parts = [para('Everything above, bundled into a PyTorch module: the book’s Listing 3.1.'),
-      h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `${LISTING_3_1}\n\ntorch.manual_seed(${st.seed})\nsa_v1 = SelfAttention_v1(d_in, d_out)\nprint(sa_v1(inputs))` })),
+      h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `${LISTING_3_1}\n\ntorch.manual_seed(${st.seed})\nsa_v1 = SelfAttention_v1(d_in, d_out)\nprint(sa_v1(inputs))` })),
         live(R.sa_v1, '3.4.2/sa_v1', 1))];
     if (!R.sa_v1.error) {
       const z2 = rowOf(engine, R.v1.context_vec, 1).print, row2 = rowOf(engine, R.sa_v1, 1).print;
@@ -64,7 +64,7 @@ function classesSection(ctx) {
     }
     parts.push(h('h3', { text: 'Listing 3.2 — the same class with nn.Linear' }),
       para('nn.Linear (with bias=False) computes the same projections, but its weight initialization makes training more stable than raw torch.rand parameters, so the numbers differ:'),
-      h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `${LISTING_3_2}\n\ntorch.manual_seed(${BOOK_SEED_V2})\nsa_v2 = SelfAttention_v2(d_in, d_out)\nprint(sa_v2(inputs))` })),
+      h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `${LISTING_3_2}\n\ntorch.manual_seed(${BOOK_SEED_V2})\nsa_v2 = SelfAttention_v2(d_in, d_out)\nprint(sa_v2(inputs))` })),
         live(R.sa_v2, '3.4.2/sa_v2')));
     // Exercise 3.1 transfers weights between modules, which only the book's chapter pass does; its
     // answer is shown for the book's inputs, next to sa_v2's output that it must equal.

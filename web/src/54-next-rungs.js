@@ -26,8 +26,8 @@ function causalSection(ctx) {
       h('h3', { text: 'CausalAttention, on your inputs' }),
       listing('Listing 3.3 — a compact causal attention class', LISTING_3_3),
       codeCell(`batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)`, `torch.Size([2, ${R.tokens}, ${R.d_in}])`, { cell: '3.5.3/batch.shape' }),
-      h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out=${st.d_out}, context_length, 0.0)\ncontext_vecs = ca(batch)\nprint(context_vecs)` })),
-        R.ca.error ? errorNote(R.ca.error) : h('pre', { class: 'out', 'aria-label': 'Output', 'data-cell': '3.5.3/context_vecs', text: R.ca.print })),
+      h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `torch.manual_seed(${st.seed})\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out=${st.d_out}, context_length, 0.0)\ncontext_vecs = ca(batch)\nprint(context_vecs)` })),
+        R.ca.error ? errorNote(R.ca.error) : h('pre', { class: 'out', 'data-cell': '3.5.3/context_vecs', text: R.ca.print })),
     );
   }
   return { el, update };
@@ -40,7 +40,7 @@ function multiHeadSection(ctx) {
   const timing = h('div', { class: 'timing' });
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
-  const timingOut = h('pre', { class: 'out', 'aria-label': 'Output', 'data-testid': 'mha-output' });
+  const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
   const tokensSelect = h('select', { id: uid('mha-t') }, MHA_TOKENS.map((t) => h('option', { value: String(t), text: String(t), selected: t === 256 })));
   const runBtn = h('button', { type: 'button', 'data-testid': 'mha-run', text: 'Run in a Web Worker' });
   const runAllBtn = h('button', { type: 'button', 'data-testid': 'mha-run-all', text: `Run T = ${MHA_TOKENS.join(', ')}` });
@@ -93,22 +93,22 @@ function multiHeadSection(ctx) {
   function update(R) {
     const { cells } = ctx;
     const st = R.state;
-    const live = (t, cell) => (t.error ? errorNote(t.error) : h('pre', { class: 'out', 'aria-label': 'Output', 'data-cell': cell, text: t.print }));
+    const live = (t, cell) => (t.error ? errorNote(t.error) : h('pre', { class: 'out', 'data-cell': cell, text: t.print }));
     const shapeOf = (t) => (t.error ? '' : `context_vecs.shape: torch.Size([${t.shape.join(', ')}])`);
     body.replaceChildren(
       para('Several causal attention heads run in parallel and their outputs are concatenated. First as a wrapper that stacks CausalAttention modules, on your inputs:'),
       listing('Listing 3.4 — a wrapper class for multi-head attention', LISTING_3_4),
-      h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${R.d_in}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)` })),
+      h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `torch.manual_seed(${st.seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${R.d_in}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)` })),
         live(R.mha_wrapper, '3.6.1/context_vecs'), R.mha_wrapper.error ? null : h('pre', { class: 'out', text: shapeOf(R.mha_wrapper) })),
       h('h3', { text: 'Exercise 3.2 — two-dimensional embedding vectors' }),
       para('Each head outputs d_out dimensions and the heads are concatenated, so d_out = 1 with two heads gives 2-dimensional context vectors:'),
-      h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))` })),
+      h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `torch.manual_seed(${st.seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))` })),
         live(R.mha_wrapper_ex32, 'ex3.2/context_vecs')),
       h('h3', { text: 'MultiHeadAttention — one set of weights, split into heads' }),
       para('The efficient version projects once and splits the result into heads with view and transpose; the per-head scores are a batched product such as:'),
       codeCell('print(a @ a.transpose(2, 3))   # a: the book’s (1, 2, 3, 4) example tensor', c(cells, '3.6.2/a_at_aT'), { cell: '3.6.2/a_at_aT' }),
       listing('Listing 3.5 — an efficient multi-head attention class', LISTING_3_5),
-      h('div', { class: 'cell' }, h('pre', { class: 'code', 'aria-label': 'Python' }, h('code', { text: `torch.manual_seed(${st.seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)` })),
+      h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `torch.manual_seed(${st.seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)` })),
         live(R.mha, '3.6.2/context_vecs'), R.mha.error ? null : h('pre', { class: 'out', text: shapeOf(R.mha) })),
       codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', c(cells, 'ex3.3/num_params'), { cell: 'ex3.3/num_params' }),
       timing);

@@ -1,0 +1,49 @@
+// Accessibility: axe-core (WCAG 2 A/AA rules: labels, names, contrast, ARIA) finds nothing on the
+// whole page, and the Tab order walks the page top to bottom.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, launch, startServer, newPage, waitForLab } = require('./helpers');
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+test('axe-core finds no WCAG A/AA violations, in the shadow root too', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  // evaluated through the devtools protocol, which the page's CSP does not govern
+  await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+  assert.deepEqual(violations, []);
+  assert.deepEqual(problems, []);
+});
+
+test('Tab order follows the page: ladder, editor, then the sections in order', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  const order = [];
+  for (let i = 0; i < 90; i++) {
+    await page.keyboard.press('Tab');
+    order.push(await page.evaluate(() => {
+      const el = document.querySelector('attention-lab').shadowRoot.activeElement;
+      if (!el) return null;
+      const sec = el.closest('[data-section]');
+      return sec ? sec.dataset.section : el.closest('.ladder-nav') ? 'ladder' : el.closest('.editor') ? 'editor' : 'other';
+    }));
+  }
+  let firsts = order.filter((v, i) => v && v !== order[i - 1]);
+  firsts = firsts.slice(0, firsts.indexOf('ladder', 1) > 0 ? firsts.indexOf('ladder', 1) : undefined);   // one lap
+  const rank = ['ladder', 'editor', 'batched', 'step-by-step', 'temperature', 'classes', 'causal', 'multi-head'];
+  assert.deepEqual(firsts.slice(0, 2), ['ladder', 'editor']);
+  assert.ok(firsts.includes('step-by-step') && firsts.includes('temperature'), firsts.join(' → '));
+  assert.ok(firsts.every((v, i) => i === 0 || rank.indexOf(v) > rank.indexOf(firsts[i - 1])), `not in page order: ${firsts.join(' → ')}`);
+  assert.deepEqual(problems, []);
+});
