@@ -105,3 +105,21 @@ test('opened from file:// (double-clicked) it works the same', async () => {
   assert.match(await page.locator('[data-testid=engine-footer]').textContent(), /^Engine: WebAssembly (SIMD128|scalar)$/);
   assert.deepEqual(problems, []);
 });
+
+test('the CSP is in force: inline script is refused, while the page itself raised no violation', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  assert.equal(await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content'), "script-src 'self' 'wasm-unsafe-eval'");
+  assert.deepEqual(problems, [], 'the page itself must not trip its CSP');
+  // the control: the same listener does see a violation, so its silence above means something
+  const blocked = await page.evaluate(() => new Promise((resolve) => {
+    document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+    const s = document.createElement('script');
+    s.textContent = 'window.inlineRan = true';
+    document.head.append(s);
+    setTimeout(() => resolve(null), 3000);
+  }));
+  assert.match(String(blocked), /script-src/);
+  assert.equal(await page.evaluate(() => window.inlineRan), undefined);
+});
