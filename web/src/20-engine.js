@@ -26,7 +26,12 @@ const engines = new Map();
 function loadEngine(kind) {
   if (!engines.has(kind)) {
     const base = new URL('engine/', BASE_URL).href;
-    engines.set(kind, loadLoaderScript().then(() => self.AttentionLabEngine.load(kind === 'auto' ? { base } : { kind, base })));
+    // "auto" asks for the best engine explicitly: the loader would otherwise read ?engine= from the
+    // URL of whatever page embeds us (our own pages pass it as the engine attribute instead).
+    engines.set(kind, loadLoaderScript().then(() => {
+      const api = self.AttentionLabEngine;
+      return api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, base });
+    }));
     engines.get(kind).catch(() => engines.delete(kind));   // a later element may retry
   }
   return engines.get(kind);
