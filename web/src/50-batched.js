@@ -21,6 +21,8 @@ function batchedSection(ctx) {
       tex(`\\underbrace{(n\\times n)}_{${n}\\times ${n2}}\\cdot\\underbrace{(n\\times d)}_{${s.inputs.shape[0]}\\times ${d}} = \\underbrace{(n\\times d)}_{${s.context_vec.shape[0]}\\times ${s.context_vec.shape[1]}}`, true),
       toyExample(cells),
       compareRows(R),
+      h('h3', { text: 'Next: trainable weights' }),
+      para('What you just ran is simplified attention: its weights come straight from the inputs, so there is nothing to learn. The next rung adds trainable weights — scaled dot-product attention, the self-attention of the original transformer and of GPT models. The batched product stays the same single matrix multiplication; what changes is where the weights come from: they are learned, adjusted during training.'),
     );
   }
 
