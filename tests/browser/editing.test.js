@@ -120,3 +120,22 @@ test('debugging: one corrupted row of weights → one row disagrees; corrupted i
   assert.match(await verdict.textContent(), /Every row agrees/);
   assert.deepEqual(problems, []);
 });
+
+test('editing never freezes the page: no main-thread task of 50 ms or more', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+  });
+  for (const v of ['0.6', '0.61', '0.7', '0.55']) {
+    await page.locator('[data-testid="x-2-1"]').fill(v);
+    await settle(page);
+  }
+  await page.locator('[data-testid="d_out"]').fill('4');
+  await settle(page);
+  await page.waitForTimeout(200);
+  assert.deepEqual(await page.evaluate(() => window.longTasks), []);
+  assert.deepEqual(problems, []);
+});
