@@ -10,13 +10,14 @@ function editorPanel(ctx) {
   const tbody = h('tbody');
   const messages = h('div', { class: 'messages' });
 
-  function field(input, label, parse, apply, bookText) {
+  // A field and its message; the message is placed right below the field's row (`where`).
+  function field(input, label, parse, apply, bookText, where = messages) {
     const msg = h('p', { class: 'field-error', id: uid('err'), hidden: true });
     input.setAttribute('aria-label', label);
     const f = { input, msg, parse, apply, bookText, label };
     input.addEventListener('input', () => check(f, true));
     fields.push(f);
-    messages.append(msg);
+    where.append(msg);
     return input;
   }
   function check(f, recompute) {
@@ -38,16 +39,18 @@ function editorPanel(ctx) {
 
   const book = ctx.book;
   for (let i = 0; i < TOKENS; i++) {
+    const rowMessages = h('td', { colspan: '5' });
     const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
-      `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i]);
+      `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i], rowMessages);
     const cells = [0, 1, 2].map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
-      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => fullFloat(book.inputs[i * D_IN + j]))));
-    tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells));
+      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => fullFloat(book.inputs[i * D_IN + j]), rowMessages)));
+    tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells),
+      h('tr', { class: 'err-row' }, rowMessages));
   }
   table.append(tbody);
   grid.append(table);
 
-  const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'seed' }),
+  const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', 'data-testid': 'seed' }),
     'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => String(book.seed));
   const dOutInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
     'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, () => String(book.d_out));
