@@ -202,7 +202,9 @@ function markdown(bench, index, native, peer, targets, m) {
     + '÷√head_dim, softmax, weights·V, heads concatenated, out_proj with bias) in the formulation its wasm backend runs '
     + 'fastest: its matMul uses XNNPACK only for one batch without transposes (a batched or transposeB matMul falls '
     + 'back to a naive loop, 10-15× slower here), so weights are stored pre-transposed as tf.layers.dense keeps them '
-    + 'and the heads are 2-D slices. Reproduce with `./scripts/bench` (raw figures: build/bench/browser.json).', '');
+    + 'and the heads are 2-D slices. TF.js caches one XNNPACK operator, with B packed, per B tensor, so its sgemm '
+    + 'runs after the warm-up skip packing B (as for a model\'s weights); our kernels pack A and B in every call. '
+    + 'Reproduce with `./scripts/bench` (raw figures: build/bench/browser.json).', '');
   const nativeRow = (kernel) => sizes.map((s) => { const r = find(native.rows, s[0], kernel, s[1]); return r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms` : '—'; });
   const peerRow = () => sizes.map((s) => { const r = find(peer.rows, s[0], 'pytorch', s[1]); return r ? `${f(r.ms, r.ms < 10 ? 2 : 1)} ms` : '—'; });
   lines.push(`| engine | ${sizes.map(label).join(' | ')} |`, `| --- |${sizes.map(() => ' ---: |').join('')}`);
