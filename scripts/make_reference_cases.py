@@ -118,6 +118,8 @@ def answer(req):
         return {"weight": result(lin.weight), "bias": result(lin.bias) if req["bias"] else None}
     if op == "softmax":
         return result(torch.softmax(x / req.get("temperature", 1.0), dim=-1))
+    if op == "matmul":
+        return result(tensor_of(req["a"]) @ tensor_of(req["b"]))
     if op == "dropout":
         return result(nn.Dropout(req["p"]).train()(x))
     if op == "self_attention_v1":
@@ -152,6 +154,12 @@ def requests():
     yield "softmax 2-D random", {"op": "softmax", "x": rnd(5, 9, scale=3.0)}
     yield "softmax 3-D with -inf", {"op": "softmax", "x": [[[0.5, "-inf", 1.0], [2.0, 1.0, "-inf"]]], "temperature": 2.0}
     yield "softmax long row", {"op": "softmax", "x": rnd(37, scale=2.0), "temperature": 0.5}
+    yield "matmul book weights @ inputs", {"op": "matmul", "a": [[0.2098, 0.2006, 0.1981, 0.1242, 0.1220, 0.1452]], "b": book}
+    yield "matmul toy", {"op": "matmul", "a": [[0.5, 0.5, 0.0], [0.0, 1.0, 0.0], [0.25, 0.25, 0.5]], "b": [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]}
+    yield "matmul vector @ matrix", {"op": "matmul", "a": rnd(5), "b": rnd(5, 3)}
+    yield "matmul batched 4-D (a @ a.T per head)", {"op": "matmul", "a": rnd(1, 2, 3, 4), "b": rnd(1, 2, 4, 3)}
+    yield "matmul 3-D @ 2-D", {"op": "matmul", "a": rnd(2, 6, 3), "b": rnd(3, 2)}
+    yield "matmul large (kernel path)", {"op": "matmul", "a": rnd(40, 50), "b": rnd(50, 45)}
     for p, seed in [(0.5, 123), (0.1, 7), (0.9, 42), (0.0, 1)]:
         yield "dropout p=%g" % p, {"op": "dropout", "seed": seed, "p": p, "x": rnd(6, 7)}
     yield "dropout ones (book mask)", {"op": "dropout", "seed": 123, "p": 0.5, "x": [[1.0] * 6] * 6}

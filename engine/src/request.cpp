@@ -268,6 +268,12 @@ std::string evaluate(const json& j) {
         const double t = r.number("temperature", 1.0);
         if (!(t > 0.0) || !std::isfinite(t)) throw Error("\"temperature\" must be a finite number greater than 0");
         answer = result_json(temperature_softmax(x, t));
+    } else if (op == "matmul") {
+        // a @ b, as torch.matmul: the batched product of §3.3.2 and §3.6.2, and the page's checks
+        Tensor a = r.tensor("a", 0), b = r.tensor("b", 0);
+        const int64_t rows = a.dim() == 1 ? 1 : a.numel() / a.shape.back();
+        check_elements(rows * b.shape.back(), "the product");
+        answer = result_json(matmul(a, b));
     } else if (op == "dropout") {
         gen.manual_seed(r.seed());
         Tensor x = r.tensor("x", 0);
@@ -307,7 +313,7 @@ std::string evaluate(const json& j) {
             answer = result_json(MultiHeadAttention(d_in, a.d_out, a.context_length, a.p, a.num_heads, a.qkv_bias, gen).forward(a.x, gen));
         }
     } else {
-        throw Error("unknown op \"" + op + "\"; use one of rand, linear, softmax, dropout, self_attention_v1, "
+        throw Error("unknown op \"" + op + "\"; use one of rand, linear, softmax, matmul, dropout, self_attention_v1, "
                     "self_attention_v2, causal_attention, mha_wrapper, mha");
     }
     r.reject_unknown_fields();

@@ -79,6 +79,8 @@ TEST_CASE("bad requests get a sentence that says what to change", "[eval][errors
     CHECK_THAT(error_of(R"({"op": "softmax", "x": [1], "temperature": -2})"), Catch::Contains("greater than 0"));
     CHECK_THAT(error_of(R"({"op": "softmax", "x": [1], "temperature": "inf"})"), Catch::Contains("finite"));
     CHECK_THAT(error_of(R"({"op": "softmax", "x": [1], "temperature": "nan"})"), Catch::Contains("finite"));
+    CHECK_THAT(error_of(R"({"op": "matmul", "a": [[1, 2]], "b": [[1, 2]]})"), Catch::Contains("inner dimensions must match"));
+    CHECK_THAT(error_of(R"({"op": "matmul", "a": [[1, 2]]})"), Catch::Contains("missing field \"b\""));
     CHECK_THAT(error_of(R"({"op": "dropout", "seed": 1, "p": 1, "x": [[1]]})"), Catch::Contains("less than 1"));
     CHECK_THAT(error_of(R"({"op": "dropout", "seed": 1, "p": -0.1, "x": [[1]]})"), Catch::Contains("at least 0"));
     CHECK_THAT(error_of(R"({"op": "dropout", "seed": 1.5, "p": 0.1, "x": [[1]]})"), Catch::Contains("\"seed\" must be a whole number"));
