@@ -216,15 +216,21 @@ void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
                 for (int jr = 0; jr < nc; jr += NR) {
                     for (int ir = 0; ir < mc; ir += MR) {
                         float* c_ij = c + static_cast<long>(ic + ir) * ldc + jc + jr;
-                        // fetch the next tile's c into L2 while this one computes: c lives in L3
-                        // and the micro-kernel would otherwise stall on its first loads. Not L1:
+                        // fetch the next tile's c (down this column of tiles, or the top of the
+                        // next one) into L2 while this one computes: c lives in L3 and the
+                        // micro-kernel would otherwise stall on its first loads. Not into L1:
                         // with ldc a multiple of 1024 all rows of a tile share one L1 set.
+                        const float* c_next = nullptr;
+                        int next_rows = 0;
                         if (ir + MR < mc) {
-                            const int next_rows = imin(MR, mc - ir - MR);
-                            for (int i = 0; i < next_rows; i++) {
-                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc)), _MM_HINT_T1);
-                                _mm_prefetch(reinterpret_cast<const char*>(c_ij + (MR + i) * static_cast<long>(ldc) + NR - 1), _MM_HINT_T1);
-                            }
+                            c_next = c_ij + MR * static_cast<long>(ldc), next_rows = imin(MR, mc - ir - MR);
+                        } else if (jr + NR < nc) {
+                            c_next = c + static_cast<long>(ic) * ldc + jc + jr + NR, next_rows = imin(MR, mc);
+                        }
+                        for (int i = 0; i < next_rows; i++) {
+                            const char* row = reinterpret_cast<const char*>(c_next + i * static_cast<long>(ldc));
+                            _mm_prefetch(row, _MM_HINT_T1);
+                            _mm_prefetch(row + (NR - 1) * sizeof(float), _MM_HINT_T1);
                         }
                         gemm_tile(imin(MR, mc - ir), imin(NR, nc - jr), kc, ap + ir * kc,
                                   bp + jr * kc, c_ij, ldc, pc > 0);
