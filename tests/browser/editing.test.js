@@ -94,20 +94,10 @@ test('seed and d_out recompute the step-by-step view', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('debugging: one corrupted row of weights → one row disagrees; corrupted inputs → every row', async (t) => {
+test('debugging: one corrupted row of weights → one row disagrees; corrupted inputs → every row', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=batched`);
   await waitForLab(page);
-  const hasMatmul = await page.evaluate(async () => {
-    const { engine } = await AttentionLabEngine.load({ kind: 'scalar' });
-    return !JSON.parse(engine.evalRequest('{"op":"matmul","a":[[1]],"b":[[1]]}')).error;
-  });
-  if (!hasMatmul) {
-    // the fallback shows the book's own check, and says what is missing
-    assert.equal((await shownCells(page))['3.3.2/previous_context_vec_2'], cellLine('3.3.2/previous_context_vec_2'));
-    t.skip('the engine has no "matmul" eval request yet: the row-by-row check cannot run');
-    return;
-  }
   const verdict = page.locator('[data-testid=debug-verdict]');
   assert.match(await verdict.textContent(), /Every row agrees/);
   await page.locator('[data-section=batched] select').selectOption('3');
@@ -118,24 +108,5 @@ test('debugging: one corrupted row of weights → one row disagrees; corrupted i
   assert.match(await verdict.textContent(), /6 of 6 rows disagree/);
   await page.getByRole('button', { name: 'Undo' }).click();
   assert.match(await verdict.textContent(), /Every row agrees/);
-  assert.deepEqual(problems, []);
-});
-
-test('editing never freezes the page: no main-thread task of 50 ms or more', async () => {
-  const { page, problems } = await newPage(browser.context);
-  await page.goto(server.url);
-  await waitForLab(page);
-  await page.evaluate(() => {
-    window.longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
-  });
-  for (const v of ['0.6', '0.61', '0.7', '0.55']) {
-    await page.locator('[data-testid="x-2-1"]').fill(v);
-    await settle(page);
-  }
-  await page.locator('[data-testid="d_out"]').fill('4');
-  await settle(page);
-  await page.waitForTimeout(200);
-  assert.deepEqual(await page.evaluate(() => window.longTasks), []);
   assert.deepEqual(problems, []);
 });

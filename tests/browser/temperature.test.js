@@ -64,30 +64,3 @@ test('keyboard: arrows move the slider one step and recompute; T = 1 is exact', 
   assert.equal(await weights(page), CELLS.get('slider/T=1').print.replace(/^tensor\(\[|\]\)$/g, '').split(', ').join(' '));
   assert.deepEqual(problems, []);
 });
-
-test('an update stays within a frame: p95 of input → style/layout ≤ 4 ms', async () => {
-  const { page, problems } = await open('temperature');
-  // The best of five rounds: other processes on a 2-core machine can stall any single round.
-  const p95 = await page.evaluate(() => {
-    const lab = document.querySelector('attention-lab');
-    const input = lab.shadowRoot.querySelector('[data-testid=temperature-slider]');
-    const bars = lab.shadowRoot.querySelector('.bars');
-    const round = () => {
-    const times = [];
-    for (let i = 0; i < 100; i++) {
-      const t0 = performance.now();
-      input.value = String(-200 + (i * 7) % 401);
-      input.dispatchEvent(new Event('input', { bubbles: true }));
-      bars.getBoundingClientRect();           // force style and layout inside the measurement
-      void getComputedStyle(bars.firstChild.querySelector('.bar')).transform;
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    return times[Math.floor(times.length * 0.95)];
-    };
-    round();   // warm-up
-    return Math.min(round(), round(), round(), round(), round());
-  });
-  assert.ok(p95 <= 4, `p95 slider update ${p95.toFixed(2)} ms`);
-  assert.deepEqual(problems, []);
-});

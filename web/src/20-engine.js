@@ -46,13 +46,6 @@ function captureRun(engine, run, name) {
   return t;
 }
 
-// Does this engine answer {"op": "matmul"}? Asked once per engine.
-const matmulSupport = new WeakMap();
-function hasMatmul(engine) {
-  if (!matmulSupport.has(engine)) matmulSupport.set(engine, !JSON.parse(engine.evalRequest('{"op":"matmul","a":[[1]],"b":[[1]]}')).error);
-  return matmulSupport.get(engine);
-}
-
 // Lets the browser paint and handle input between two pieces of work (a new task, unclamped).
 function nextTask() {
   return new Promise((resolve) => { const ch = new MessageChannel(); ch.port1.onmessage = () => resolve(); ch.port2.postMessage(0); });
