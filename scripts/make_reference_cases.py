@@ -23,8 +23,11 @@ def jnum(x):
 
 
 def result(t):
-    t = t.detach()
-    return {"shape": list(t.shape), "values": [jnum(v) for v in t.reshape(-1).tolist()], "print": str(t)}
+    out = {"shape": list(t.shape), "values": [jnum(v) for v in t.detach().reshape(-1).tolist()], "print": str(t.detach())}
+    if t.grad_fn is not None:
+        out["grad_fn"] = type(t.grad_fn).__name__
+        out["print_with_grad_fn"] = str(t)
+    return out
 
 
 # --- the chapter's classes, as in the book (and golden_chapter3.py) ---

@@ -343,7 +343,12 @@ std::string result_json(const Tensor& t) {
         if (i) out += ',';
         out += float_text(t.data[i]);
     }
-    return out + "],\"print\":" + json_quote(format_tensor(t, false)) + "}";
+    out += "],\"print\":" + json_quote(format_tensor(t, false));
+    // what print(module(x)) shows in PyTorch: the same text with the autograd suffix
+    if (!t.grad_fn.empty()) {
+        out += ",\"grad_fn\":" + json_quote(t.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(format_tensor(t, true));
+    }
+    return out + "}";
 }
 
 EvalResult eval_request(const std::string& request_json) {

@@ -15,6 +15,8 @@ void check_result(const json& got, const json& want) {
     REQUIRE(got.is_object());
     CHECK(got["shape"] == want["shape"]);
     CHECK(got["print"].get<std::string>() == want["print"].get<std::string>());
+    CHECK(got.value("grad_fn", "") == want.value("grad_fn", ""));
+    CHECK(got.value("print_with_grad_fn", "") == want.value("print_with_grad_fn", ""));
     REQUIRE(got["values"].size() == want["values"].size());
     double worst = 0.0;
     for (size_t i = 0; i < want["values"].size(); i++) {

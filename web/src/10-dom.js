@@ -50,16 +50,6 @@ function fullFloat(v) {
   return String(v);
 }
 
-// The engine's JS print has no grad_fn; this appends one exactly as torch._tensor_str._add_suffixes
-// does (mirrors engine/src/format.cpp add_suffixes: 80 columns, indent 7).
-function withGradFn(print, gradFn) {
-  const body = print.slice(0, -1);          // drop the closing ")"
-  const suffix = `grad_fn=<${gradFn}>`;
-  const nl = body.lastIndexOf('\n');
-  const lastLineLen = body.length - nl + 1;
-  return body + (lastLineLen + suffix.length + 2 > 80 ? ',\n' + ' '.repeat(7) + suffix : ', ' + suffix) + ')';
-}
-
 // A code cell: the book's Python, then what print shows, computed by the engine.
 function codeCell(python, output, extra = {}) {
   return h('figure', { class: 'cell' },

@@ -63,23 +63,24 @@ function computeAll(engine, state, run, simpleRun) {
   const rows = nested(x, [TOKENS, D_IN]);
   const batch = [rows, rows];   // torch.stack((inputs, inputs), dim=0)
   // Each live module: the engine's answer, or its sentence when these sizes do not fit the module.
-  const live = (name, request, gradFn) => {
+  // Printed as print(module(x)) shows it, grad_fn included (the engine names it as PyTorch does).
+  const live = (name, request) => {
     let value = null;
     Object.defineProperty(R, name, { enumerable: true, get: () => (value ??= (() => {
       try {
-        const t = answerTensor(evalJson(engine, request));
-        return { ...t, print: withGradFn(t.print, gradFn) };
+        const answer = evalJson(engine, request);
+        return { ...answerTensor(answer), print: answer.print_with_grad_fn ?? answer.print };
       } catch (e) {
         return { error: e.message };
       }
     })()) });
   };
-  live('sa_v1', { op: 'self_attention_v1', seed: state.seed, x: rows, d_out: state.d_out }, 'MmBackward0');
-  live('sa_v2', { op: 'self_attention_v2', seed: BOOK_SEED_V2, x: rows, d_out: state.d_out }, 'MmBackward0');
+  live('sa_v1', { op: 'self_attention_v1', seed: state.seed, x: rows, d_out: state.d_out });
+  live('sa_v2', { op: 'self_attention_v2', seed: BOOK_SEED_V2, x: rows, d_out: state.d_out });
   const causal = { seed: state.seed, x: batch, context_length: TOKENS, dropout: 0.0 };
-  live('ca', { op: 'causal_attention', ...causal, d_out: state.d_out }, 'UnsafeViewBackward0');
-  live('mha_wrapper', { op: 'mha_wrapper', ...causal, d_out: state.d_out, num_heads: 2 }, 'CatBackward0');
-  live('mha_wrapper_ex32', { op: 'mha_wrapper', ...causal, d_out: 1, num_heads: 2 }, 'CatBackward0');
-  live('mha', { op: 'mha', ...causal, d_out: state.d_out, num_heads: 2 }, 'ViewBackward0');
+  live('ca', { op: 'causal_attention', ...causal, d_out: state.d_out });
+  live('mha_wrapper', { op: 'mha_wrapper', ...causal, d_out: state.d_out, num_heads: 2 });
+  live('mha_wrapper_ex32', { op: 'mha_wrapper', ...causal, d_out: 1, num_heads: 2 });
+  live('mha', { op: 'mha', ...causal, d_out: state.d_out, num_heads: 2 });
   return R;
 }

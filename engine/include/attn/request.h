@@ -16,6 +16,7 @@ struct EvalResult {
 EvalResult eval_request(const std::string& request_json);
 
 // A result object {"shape":[...],"values":[...],"print":"..."}; non-finite values as "inf"/"-inf"/"nan".
+// A module's output also carries "grad_fn" and "print_with_grad_fn", as PyTorch's print shows it.
 std::string result_json(const Tensor& t);
 
 // A JSON-quoted string.
