@@ -50,6 +50,16 @@ Tensor causal_weights(const Tensor& attn_scores, int64_t T, int64_t d_k, Attenti
     return weights;
 }
 
+// The forward shared by Listings 3.1 and 3.2: softmax(queries · keysᵀ / √d_k) · values, 2-D.
+Tensor scaled_dot_product(const Tensor& queries, const Tensor& keys, const Tensor& values, AttentionTrace* trace) {
+    Tensor attn_scores = matmul(queries, T(keys));
+    Tensor scaled = div(attn_scores, sqrt_dk(keys.shape.back()));
+    Tensor attn_weights = softmax(scaled, -1);
+    Tensor context_vec = matmul(attn_weights, values);
+    if (trace) *trace = {queries, keys, values, attn_scores, scaled, attn_weights, context_vec};
+    return context_vec;
+}
+
 void require_context(int64_t T, int64_t context_length) {
     if (T > context_length) {
         throw Error("the input has " + std::to_string(T) + " tokens but context_length is " +
@@ -142,15 +152,9 @@ SelfAttentionV1::SelfAttentionV1(int64_t d_in, int64_t d_out, Generator& gen) {
 
 Tensor SelfAttentionV1::forward(const Tensor& x, AttentionTrace* trace) const {
     require_input(x, 2, W_query.shape[0], "SelfAttention_v1");
-    Tensor keys = matmul(x, W_key);
+    Tensor keys = matmul(x, W_key);  // the book computes keys first
     Tensor queries = matmul(x, W_query);
-    Tensor values = matmul(x, W_value);
-    Tensor attn_scores = matmul(queries, T(keys));
-    Tensor scaled = div(attn_scores, sqrt_dk(keys.shape.back()));
-    Tensor attn_weights = softmax(scaled, -1);
-    Tensor context_vec = matmul(attn_weights, values);
-    if (trace) *trace = {queries, keys, values, attn_scores, scaled, attn_weights, context_vec};
-    return context_vec;
+    return scaled_dot_product(queries, keys, matmul(x, W_value), trace);
 }
 
 SelfAttentionV2::SelfAttentionV2(int64_t d_in, int64_t d_out, bool qkv_bias, Generator& gen)
@@ -161,13 +165,7 @@ Tensor SelfAttentionV2::forward(const Tensor& x, AttentionTrace* trace) const {
     require_input(x, 2, W_query.weight.shape[1], "SelfAttention_v2");
     Tensor keys = W_key.forward(x);
     Tensor queries = W_query.forward(x);
-    Tensor values = W_value.forward(x);
-    Tensor attn_scores = matmul(queries, T(keys));
-    Tensor scaled = div(attn_scores, sqrt_dk(keys.shape.back()));
-    Tensor attn_weights = softmax(scaled, -1);
-    Tensor context_vec = matmul(attn_weights, values);
-    if (trace) *trace = {queries, keys, values, attn_scores, scaled, attn_weights, context_vec};
-    return context_vec;
+    return scaled_dot_product(queries, keys, W_value.forward(x), trace);
 }
 
 CausalAttention::CausalAttention(int64_t d_in, int64_t d_out, int64_t context_length, double p,
