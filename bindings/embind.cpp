@@ -57,6 +57,13 @@ std::string eval_request(const val& json) {
 std::string book_text() { return attn::book_text(); }
 std::string book_cells() { return attn::lab::book_cells_json(); }
 
+// The chapter on the learner's inputs: the cells' JSON, or "error: <sentence>".
+std::string book_cells_for(const val& inputs, double tokens, double d_in, double d_out) {
+    if (!is_float32_array(inputs)) return "error: inputs must be a Float32Array of tokens × d_in numbers";
+    attn::lab::TextResult r = attn::lab::book_cells_for(length_of(inputs), fill_from(inputs), tokens, d_in, d_out);
+    return r.error.empty() ? r.text : "error: " + r.error;
+}
+
 // "error: <sentence>" when the arguments are wrong; a print always starts with "tensor(".
 std::string format_tensor(const val& values, const val& shape) {
     if (!is_float32_array(values)) return "error: values must be a Float32Array";
@@ -130,6 +137,7 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
     emscripten::function("evalRequest", &eval_request);
     emscripten::function("bookText", &book_text);
     emscripten::function("bookCells", &book_cells);
+    emscripten::function("bookCellsFor", &book_cells_for);
     emscripten::function("formatTensor", &format_tensor);
     emscripten::class_<attn::lab::AttentionRun>("AttentionRun")
         .constructor<>()

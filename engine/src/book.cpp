@@ -47,10 +47,15 @@ Tensor book_inputs() {
                               {0.05f, 0.80f, 0.55f}});  // step     (x^6)
 }
 
-std::vector<BookCell> chapter3_cells() {
+std::vector<BookCell> chapter3_cells() { return chapter3_cells(book_inputs(), 2); }
+
+std::vector<BookCell> chapter3_cells(const Tensor& inputs, int64_t d_out) {
+    if (inputs.dim() != 2 || inputs.shape[0] < 2 || inputs.shape[1] < 1) {
+        throw Error("the chapter needs inputs of at least 2 tokens (rows), each of at least 1 value");
+    }
+    if (d_out < 1) throw Error("d_out must be at least 1");
     Recorder rec;
     Generator gen;
-    const Tensor inputs = book_inputs();
     rec.tensor("inputs", inputs);
 
     // 3.3.1 simplified attention for one query
@@ -96,7 +101,7 @@ std::vector<BookCell> chapter3_cells() {
 
     // 3.4.1 step by step
     const Tensor x_2 = select(inputs, 1);
-    const int64_t d_in = inputs.shape[1], d_out = 2;
+    const int64_t d_in = inputs.shape[1];
     gen.manual_seed(123);
     const SelfAttentionV1 weights(d_in, d_out, gen);  // the same three torch.rand draws
     const Tensor W_query = detached(weights.W_query), W_key = detached(weights.W_key),

@@ -1,7 +1,6 @@
 // MT19937 as in at::mt19937 (the reference init_genrand and twist), plus PyTorch's transformations.
 #include "attn/generator.h"
 
-#include <cmath>
 
 namespace attn {
 
@@ -40,9 +39,11 @@ uint64_t Generator::random64() {
 
 float Generator::uniform_float(float from, float to) {
     float x = static_cast<float>(random() & ((1U << 24) - 1)) * (1.0f / static_cast<float>(1U << 24));
-    // PyTorch's AVX2 build contracts this into one fused multiply-add (checked against 1.13 here),
-    // so it is rounded once; std::fma rounds the same way on every platform, wasm included.
-    return std::fma(x, to - from, from);
+    // PyTorch's AVX2 build contracts x*(to-from)+from into one fused multiply-add (checked against
+    // 1.13 here), so it is rounded once. In double the product (24x24 bits) and, for the ranges the
+    // engine draws ([0, 1) and [-b, b): |from| <= to - from), the sum are exact, so one rounding to
+    // float gives the fma's bits without wasm's slow software fmaf.
+    return static_cast<float>(static_cast<double>(x) * static_cast<double>(to - from) + static_cast<double>(from));
 }
 
 double Generator::uniform_double() {

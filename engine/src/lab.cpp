@@ -290,9 +290,11 @@ BenchResult bench_mha(double tokens, double runs) {
 
 // --- the chapter and any tensor's print ---
 
-std::string book_cells_json() {
+namespace {
+
+std::string cells_json(const std::vector<BookCell>& cells) {
     std::string out = "[";
-    for (const BookCell& cell : chapter3_cells()) {
+    for (const BookCell& cell : cells) {
         if (out.size() > 1) out += ",";
         out += "{\"id\":" + json_quote(cell.id) + ",\"label\":" + (cell.label ? json_quote(*cell.label) : "null") +
                ",\"print\":" + json_quote(cell.print) + ",\"shape\":[";
@@ -303,6 +305,22 @@ std::string book_cells_json() {
         out += "]}";
     }
     return out + "]";
+}
+
+}  // namespace
+
+std::string book_cells_json() { return cells_json(chapter3_cells()); }
+
+TextResult book_cells_for(size_t count, const FillFn& fill, double tokens, double d_in, double d_out) {
+    TextResult r;
+    r.error = guarded([&] {
+        // teaching sizes: the replay builds every module of the chapter, dropout masks included
+        const int64_t T = whole(tokens, 2, 64, "tokens");
+        const int64_t n_in = whole(d_in, 1, 64, "d_in");
+        const int64_t n_out = whole(d_out, 1, 64, "d_out");
+        r.text = cells_json(chapter3_cells(input_tensor({T, n_in}, count, fill, "inputs"), n_out));
+    });
+    return r;
 }
 
 TextResult format_values(size_t count, const FillFn& fill, const std::vector<double>& shape) {

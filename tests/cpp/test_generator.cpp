@@ -1,5 +1,6 @@
 // PyTorch's CPU generator: MT19937 and the float, double and nn.Linear transformations.
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "attn/generator.h"
 #include "attn/modules.h"
@@ -35,4 +36,17 @@ TEST_CASE("nn.Linear(3, 2) after manual_seed(789) is the book's W_query.weight",
     const float want[] = {0.3161f, 0.4568f, 0.5118f, -0.1683f, -0.3379f, -0.0918f};
     REQUIRE(lin.weight.shape == attn::Shape{2, 3});
     for (int i = 0; i < 6; i++) CHECK(lin.weight.data[i] == Approx(want[i]).margin(5e-5));
+}
+
+TEST_CASE("the float draw rounds once, as PyTorch's fused multiply-add does", "[generator]") {
+    // nn.Linear's bounds for several fan-ins, and torch.rand's [0, 1)
+    for (int64_t d_in : {1, 2, 3, 7, 768, 2048}) {
+        const float b = static_cast<float>(1.0 / std::sqrt(static_cast<double>(d_in)));
+        attn::Generator a(99), ref(99);
+        for (int i = 0; i < 20000; i++) {
+            const float x = static_cast<float>(ref.random() & ((1U << 24) - 1)) * (1.0f / (1U << 24));
+            INFO("d_in " << d_in << " draw " << i);
+            REQUIRE(a.uniform_float(-b, b) == std::fma(x, b - -b, -b));
+        }
+    }
 }

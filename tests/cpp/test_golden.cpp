@@ -4,6 +4,8 @@
 #include <cstdio>
 
 #include "attn/book.h"
+#include "attn/request.h"
+#include <map>
 #include "fixtures.h"
 
 namespace {
@@ -57,3 +59,20 @@ TEST_CASE("attention-lab book prints the golden chapter", "[golden][cli]") {
     CHECK(out == expected_book_text());
 }
 #endif
+
+TEST_CASE("the chapter replayed on other inputs agrees with eval's PyTorch-checked modules", "[golden]") {
+    const attn::Tensor x({4, 3}, {0.9f, 0.1f, 0.3f, -0.2f, 0.5f, 0.7f, 0.4f, 0.4f, 0.0f, 1.5f, -0.6f, 0.2f});
+    const std::string rows = "[[0.9,0.1,0.3],[-0.2,0.5,0.7],[0.4,0.4,0.0],[1.5,-0.6,0.2]]";
+    std::map<std::string, std::string> cells;
+    for (const attn::BookCell& c : attn::chapter3_cells(x, 3)) cells[c.id] = c.print;
+    auto eval_print = [](const std::string& request) {
+        const nlohmann::json answer = nlohmann::json::parse(attn::eval_request(request).json);
+        return answer.value("print_with_grad_fn", answer.value("print", std::string("error")));
+    };
+    CHECK(cells["3.4.2/sa_v1"] == eval_print(R"({"op":"self_attention_v1","seed":123,"d_out":3,"x":)" + rows + "}"));
+    CHECK(cells["3.4.2/sa_v2"] == eval_print(R"({"op":"self_attention_v2","seed":789,"d_out":3,"x":)" + rows + "}"));
+    CHECK(cells["3.5.3/context_vecs"] ==
+          eval_print(R"({"op":"causal_attention","seed":123,"d_out":3,"context_length":4,"dropout":0,"x":[)" + rows + "," + rows + "]}"));
+    CHECK(cells["3.5.2/dropout_ones"] == attn::book_text().substr(attn::book_text().find("# 3.5.2/dropout_ones\n") + 21, cells["3.5.2/dropout_ones"].size()));
+    CHECK_THROWS_AS(attn::chapter3_cells(attn::Tensor({1, 3}, {1, 2, 3}), 2), attn::Error);
+}

@@ -63,10 +63,15 @@ BenchResult bench_mha(double tokens, double runs);
 // Every golden cell, computed live: [{"id","label","print","shape","values"}], values as `eval` writes them.
 std::string book_cells_json();
 
+
 struct TextResult {
     std::string error;  // "" on success
     std::string text;
 };
+
+// The chapter replayed on the learner's inputs (tokens, d_in) and d_out (attn/book.h), as
+// book_cells_json's JSON; or a sentence when the sizes are outside 2..64 tokens and 1..64 values.
+TextResult book_cells_for(size_t count, const FillFn& fill, double tokens, double d_in, double d_out);
 
 // PyTorch's print (without grad_fn) of `count` floats in `shape`, up to 4 sizes.
 TextResult format_values(size_t count, const FillFn& fill, const std::vector<double>& shape);
