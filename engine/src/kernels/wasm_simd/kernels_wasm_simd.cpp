@@ -215,6 +215,34 @@ inline void exp_tail(float* x, int n, float sub) {
     std::memcpy(x, tmp, n * sizeof(float));
 }
 
+inline float hsum(v128_t v) {
+    const v128_t s = wasm_f32x4_add(v, wasm_i32x4_shuffle(v, v, 2, 3, 0, 1));
+    return wasm_f32x4_extract_lane(wasm_f32x4_add(s, wasm_i32x4_shuffle(s, s, 1, 0, 3, 2)), 0);
+}
+
+// e^x for 4 floats in single precision, within ~2 ulp: the fused attention's exp (as avx2's
+// exp256_fast), where speed matters more than matching expf's rounding. x = n·ln2 + r (ln2 in two
+// parts so n·ln2 is exact), e^r from Cephes' degree-6 polynomial (mul then add, no FMA), times 2^n
+// built in the exponent field. Inputs there are s - max <= 0: below -87.3 (where 2^n would be
+// denormal) the result is 0, which is also what -inf (masked lanes) gives; NaN stays NaN.
+inline v128_t exp_f32x4_fast(v128_t x) {
+    const v128_t lo = wasm_f32x4_splat(-87.33654f);
+    const v128_t xc = wasm_f32x4_pmax(x, lo);  // x < lo ? lo : x, so NaN passes through
+    const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(xc, wasm_f32x4_splat(1.44269504088896341f)));
+    v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(n, wasm_f32x4_splat(0.693359375f)));
+    r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, wasm_f32x4_splat(-2.12194440e-4f)));
+    v128_t y = wasm_f32x4_splat(1.9875691500e-4f);
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.3981999507e-3f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(8.3334519073e-3f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(4.1665795894e-2f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(1.6666665459e-1f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, r), wasm_f32x4_splat(5.0000001201e-1f));
+    y = wasm_f32x4_add(wasm_f32x4_mul(y, wasm_f32x4_mul(r, r)), wasm_f32x4_add(r, wasm_f32x4_splat(1.0f)));
+    const v128_t e = wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_trunc_sat_f32x4(n), wasm_i32x4_splat(127)), 23);
+    y = wasm_f32x4_mul(y, e);
+    return wasm_v128_andnot(y, wasm_f32x4_lt(x, lo));  // NaN compares false: stays NaN
+}
+
 // One row of n scores, in place, in the scalar back end's order of passes: x/divisor, max,
 // e^(x-max), sum left to right, times 1/sum. n >= 1.
 void softmax_row(float* x, int n, float divisor) {
@@ -284,6 +312,9 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
     float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
     float* row_sum = row_max + BR;
 
+    const v128_t lane = wasm_i32x4_make(0, 1, 2, 3);
+    const v128_t vneg_inf = wasm_f32x4_splat(neg_inf);
+
     for (int i0 = 0; i0 < T; i0 += BR) {
         const int br = imin(BR, T - i0);
         pack_a(q_packed, q + static_cast<long>(i0) * ld_q, ld_q, br, D);
@@ -293,9 +324,11 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
         const int j_end = causal ? i0 + br : T;
         for (int j0 = 0; j0 < j_end; j0 += BC) {
             const int bc = imin(BC, j_end - j0);
-            // pass 1: scores (br, bc) = q_block · k_blockᵀ
+            // pass 1: scores (br, bc) = q_block · k_blockᵀ; under the causal mask a micro-tile whose
+            // keys are all in its 4 queries' future is not computed (pass 2 never reads it)
             for (int jr = 0; jr < bc; jr += NR) {
                 for (int ir = 0; ir < br; ir += MR) {
+                    if (causal && j0 + jr > i0 + ir + MR - 1) continue;
                     gemm_f32_4x8__wasm_simd(D, q_packed + ir * D, 1, MR, k_packed + (j0 + jr) * D,
                                             scores + ir * BC + jr, BC, false);
                 }
@@ -308,31 +341,29 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
                     std::memset(s_r, 0, bc * sizeof(float));
                     continue;
                 }
-                const int v4 = visible / 4 * 4;
-                v128_t vmax = wasm_f32x4_splat(neg_inf);
-                for (int j = 0; j < v4; j += 4) {
-                    const v128_t s = wasm_f32x4_div(wasm_v128_load(s_r + j), div);
+                // whole vectors up to round_up(visible, 4) <= BC; lanes past visible become -inf
+                const int vr = round_up(visible, 4);
+                v128_t vmax = vneg_inf;
+                for (int j = 0; j < vr; j += 4) {
+                    v128_t s = wasm_f32x4_div(wasm_v128_load(s_r + j), div);
+                    if (j + 4 > visible)
+                        s = wasm_v128_bitselect(s, vneg_inf, wasm_i32x4_gt(wasm_i32x4_splat(visible - j), lane));
                     wasm_v128_store(s_r + j, s);
                     vmax = wasm_f32x4_pmax(vmax, s);
                 }
-                float m_new = hmax(vmax);
-                for (int j = v4; j < visible; j++) {
-                    s_r[j] = s_r[j] / divisor;
-                    if (s_r[j] > m_new) m_new = s_r[j];
-                }
                 const float m_old = row_max[r];
+                float m_new = hmax(vmax);
                 if (m_old > m_new) m_new = m_old;
                 const v128_t vm = wasm_f32x4_splat(m_new);
-                float block_sum = 0.0f;
-                for (int j = 0; j < v4; j += 4) {
-                    const v128_t e = exp_f32x4(wasm_f32x4_sub(wasm_v128_load(s_r + j), vm));
+                v128_t vsum = wasm_f32x4_splat(0.0f);
+                for (int j = 0; j < vr; j += 4) {
+                    const v128_t e = exp_f32x4_fast(wasm_f32x4_sub(wasm_v128_load(s_r + j), vm));
                     wasm_v128_store(s_r + j, e);
+                    vsum = wasm_f32x4_add(vsum, e);
                 }
-                if (visible > v4) exp_tail(s_r + v4, visible - v4, m_new);
-                for (int j = 0; j < visible; j++) block_sum += s_r[j];
-                for (int j = visible; j < bc; j++) s_r[j] = 0.0f;  // masked keys weigh exactly 0
-                const float alpha = expf(m_old - m_new);          // 0 on the first block
-                row_sum[r] = row_sum[r] * alpha + block_sum;
+                for (int j = vr; j < bc; j++) s_r[j] = 0.0f;  // masked keys weigh exactly 0
+                const float alpha = expf(m_old - m_new);     // 0 on the first block
+                row_sum[r] = row_sum[r] * alpha + hsum(vsum);
                 row_max[r] = m_new;
                 if (alpha != 1.0f) {
                     float* acc_r = acc + r * Dp;
@@ -342,20 +373,26 @@ void attention_fused(float* out, int ld_out, const float* q, int ld_q, const flo
                 }
             }
             // pass 3: acc (br, Dp) += p (br, bc) · v_block (bc, Dp)
-            // (p is read in place: cheaper than packing it)
+            // (p is read in place: cheaper than packing it); under the causal mask each 4-row tile
+            // stops at its last query's last visible key, past which p is 0
             for (int dr = 0; dr < Dp; dr += NR) {
                 for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_4x8__wasm_simd(bc, scores + ir * BC, BC, 1, v_packed + dr * T + j0 * NR,
+                    const int kc = causal ? imin(bc, i0 + ir + MR - j0) : bc;
+                    if (kc <= 0) continue;
+                    gemm_f32_4x8__wasm_simd(kc, scores + ir * BC, BC, 1, v_packed + dr * T + j0 * NR,
                                             acc + ir * Dp + dr, Dp, true);
                 }
             }
         }
         // pass 4: normalise each row by its sum
+        const int D4 = D / 4 * 4;
         for (int r = 0; r < br; r++) {
             const float inv = 1.0f / row_sum[r];
+            const v128_t vinv = wasm_f32x4_splat(inv);
             const float* acc_r = acc + r * Dp;
             float* out_r = out + static_cast<long>(i0 + r) * ld_out;
-            for (int d = 0; d < D; d++) out_r[d] = acc_r[d] * inv;
+            for (int d = 0; d < D4; d += 4) wasm_v128_store(out_r + d, wasm_f32x4_mul(wasm_v128_load(acc_r + d), vinv));
+            for (int d = D4; d < D; d++) out_r[d] = acc_r[d] * inv;
         }
     }
 }
