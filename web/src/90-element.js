@@ -1,6 +1,6 @@
 // <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head"
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
-// Defining the element is the only global effect (plus KaTeX's fonts, which must live on document).
+// Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 
 const SECTION_BUILDERS = {
   batched: batchedSection, 'step-by-step': stepsSection, temperature: temperatureSection,
@@ -17,19 +17,20 @@ function styleSheet() {
   return sharedSheet;
 }
 
-// @font-face does not work inside a shadow root, so KaTeX's fonts are added to the document's set,
-// a few per task (each is a large data: URL to parse), the most used first.
+// @font-face does not work inside a shadow root, so KaTeX's faces are added to the document's set, as
+// URLs of the woff2 files in katex/fonts/ beside this script (the same-folder rule as the engine; works
+// from file:// and, with CORS, across origins). A face in the set is only fetched when text on screen
+// uses it, so the page downloads the few its math needs. Done in a later task, off the first one.
 let fontsAdded = false;
-async function addKatexFonts() {
+function addKatexFonts() {
   if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
   fontsAdded = true;
-  const first = (f) => (f.family === 'KaTeX_Main' || f.family === 'KaTeX_Math' ? 0 : 1);
-  const fonts = KATEX_FONTS.slice().sort((a, b) => first(a) - first(b));
-  for (let i = 0; i < fonts.length; i++) {
-    if (i % 4 === 0) await nextTask();
-    const f = fonts[i];
-    document.fonts.add(new FontFace(f.family, f.src, { style: f.style, weight: f.weight, display: 'swap' }));
-  }
+  nextTask().then(() => {
+    for (const f of KATEX_FONTS) {
+      const url = new URL(`katex/fonts/${f.file}`, BASE_URL).href;
+      document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' }));
+    }
+  });
 }
 
 class AttentionLabElement extends HTMLElement {
@@ -45,7 +46,7 @@ class AttentionLabElement extends HTMLElement {
     this.updateComplete = Promise.resolve();
   }
 
-  connectedCallback() { addKatexFonts(); this.render(); }
+  connectedCallback() { addKatexFonts(); loadKatex(); this.render(); }
   disconnectedCallback() { this.generation++; this.freeRuns(); }
   attributeChangedCallback() { if (this.isConnected) this.render(); }
 
@@ -98,6 +99,7 @@ class AttentionLabElement extends HTMLElement {
       // (the learner typed again) stops an older one.
       recompute: () => {
         const mine = ++pass;
+        const first = mine === 1;
         try {
           results = computeAll(engine, ctx.state, this.runs.run, this.runs.simpleRun);
           status.hidden = true;
@@ -109,7 +111,7 @@ class AttentionLabElement extends HTMLElement {
         const R = results;
         this.updateComplete = (async () => {
           for (const [i, s] of sections.entries()) {
-            if (i > 0) await nextTask();
+            if (i > 0 || first) await nextTask();   // the first pass starts after the build's task
             if (mine !== pass || this.generation !== generation) return;
             try {
               s.update(R);
@@ -118,24 +120,35 @@ class AttentionLabElement extends HTMLElement {
               status.hidden = false;
             }
           }
+          await drainTex();
         })();
         return this.updateComplete;
       },
     };
-    const names = section === 'all' ? SECTIONS : [section];
-    const sections = names.map((name) => SECTION_BUILDERS[name](ctx));
-    const lab = h('div', { class: 'lab' });
-    if (section === 'all') {
-      lab.append(h('header', { class: 'intro' },
-        h('h1', { text: 'Self-attention with trainable weights' }),
-        para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
-      ladder(this.shadowRoot));
+    // The first build and pass leave new formulas to drainTex (split across tasks); later passes
+    // render them at once, so a formula never blinks empty while the learner edits or slides.
+    let sections = [];
+    texDeferred++;
+    try {
+      const names = section === 'all' ? SECTIONS : [section];
+      sections = names.map((name) => SECTION_BUILDERS[name](ctx));
+      const lab = h('div', { class: 'lab' });
+      if (section === 'all') {
+        lab.append(h('header', { class: 'intro' },
+          h('h1', { text: 'Self-attention with trainable weights' }),
+          para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
+        ladder(this.shadowRoot));
+      }
+      if (section !== 'temperature') lab.append(editorPanel(ctx).el);
+      lab.append(status, ...sections.map((s) => s.el),
+        h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINE_NAMES[kind] || kind}` })));
+      this.shadowRoot.replaceChildren(lab);
+      ctx.recompute();
+    } finally {
+      // then formulas render at once again; drain what a pass that stopped early (error) left queued
+      const done = () => { texDeferred--; drainTex(); };
+      this.updateComplete.then(done, done);
     }
-    if (section !== 'temperature') lab.append(editorPanel(ctx).el);
-    lab.append(status, ...sections.map((s) => s.el),
-      h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINE_NAMES[kind] || kind}` })));
-    this.shadowRoot.replaceChildren(lab);
-    ctx.recompute();
   }
 }
 

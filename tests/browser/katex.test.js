@@ -1,0 +1,59 @@
+// KaTeX in the element: every formula renders (KaTeX loads from katex-lib.js beside attention-lab.js),
+// and its fonts come as separate woff2 files, only the faces the math uses, over http and from file://.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const path = require('node:path');
+const { WEB, launch, startServer, newPage, waitForLab } = require('./helpers');
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+// Every .math box in the element: rendered by KaTeX (not empty, not the TeX fallback).
+function mathBoxes(page) {
+  return page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const boxes = [...root.querySelectorAll('.math')];
+    return { count: boxes.length, unrendered: boxes.filter((b) => !b.querySelector('.katex')).map((b) => b.textContent.slice(0, 60)) };
+  });
+}
+
+// The KaTeX faces the document loaded once the math is on screen and the fonts settled.
+function loadedFaces(page) {
+  return page.evaluate(async () => {
+    await document.fonts.ready;
+    return [...document.fonts].filter((f) => f.family.startsWith('KaTeX_') && f.status === 'loaded')
+      .map((f) => `${f.family} ${f.style}`).sort();
+  });
+}
+
+test('over http: every formula is rendered, and only the font files the math uses are fetched', async () => {
+  const { page, problems } = await newPage(browser.context);
+  const fetched = [];
+  page.on('response', (r) => { if (/\.woff2$/.test(r.url())) fetched.push([r.url(), r.status()]); });
+  await page.goto(server.url);
+  await waitForLab(page);
+  const math = await mathBoxes(page);
+  assert.ok(math.count > 20, `only ${math.count} formulas`);
+  assert.deepEqual(math.unrendered, []);
+  const faces = await loadedFaces(page);
+  assert.ok(faces.includes('KaTeX_Main normal') && faces.includes('KaTeX_Math italic'), JSON.stringify(faces));
+  assert.ok(fetched.length > 0 && fetched.length <= 8, JSON.stringify(fetched));
+  for (const [url, status] of fetched) {
+    assert.ok(url.startsWith(`${server.url}katex/fonts/KaTeX_`), url);
+    assert.equal(status, 200);
+  }
+  assert.equal(await page.evaluate(() => typeof window.katex), 'undefined');
+  assert.deepEqual(problems, []);
+});
+
+test('from file://: the formulas render with KaTeX fonts too', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`file://${path.join(WEB, 'index.html')}`);
+  await waitForLab(page);
+  assert.deepEqual((await mathBoxes(page)).unrendered, []);
+  const faces = await loadedFaces(page);
+  assert.ok(faces.includes('KaTeX_Main normal') && faces.includes('KaTeX_Math italic'), JSON.stringify(faces));
+  assert.deepEqual(problems, []);
+});
