@@ -97,3 +97,23 @@ for (const kind of KINDS) {
     }
   });
 }
+
+for (const kind of KINDS) {
+  test(`${kind}: bookCellsFor replays the chapter on other inputs, and refuses bad ones with a sentence`, async () => {
+    const e = await engine(kind);
+    assert.equal(e.bookCellsFor(book, 6, 3, 2), e.bookCells());
+    const edited = book.slice();
+    edited[3] = 0.75;  // x^(2)_1, as a learner might type it
+    const replay = Object.fromEntries(JSON.parse(e.bookCellsFor(edited, 6, 3, 2)).map((c) => [c.id, c]));
+    assert.notEqual(replay["3.5.1/attn_weights_causal"].print, cells["3.5.1/attn_weights_causal"].print);
+    // the replay's Listing 3.2 output is eval's self_attention_v2 on the same inputs (checked against PyTorch there)
+    const rows = Array.from({ length: 6 }, (_, i) => Array.from(edited.slice(i * 3, i * 3 + 3)));
+    const answer = JSON.parse(cliEval(JSON.stringify({ op: "self_attention_v2", seed: 789, d_out: 2, x: rows })));
+    assert.equal(replay["3.4.2/sa_v2"].print, answer.print_with_grad_fn);
+    for (const [args, pattern] of [[[book, 1, 3, 2], /tokens/], [[book.slice(0, 5), 6, 3, 2], /inputs/],
+                                   [[[1, 2, 3], 1, 3, 2], /Float32Array/], [[book, 6, 3, 0], /d_out/]]) {
+      assert.match(e.bookCellsFor(...args), pattern);
+      assert.equal(e.bookCellsFor(book, 6, 3, 2), e.bookCells());  // still usable after each bad call
+    }
+  });
+}
