@@ -35,6 +35,10 @@ test('edit, bad input, recover, reset', async () => {
   const mha = nativeEval({ op: 'mha', seed: 123, x: [x, x], d_out: 2, context_length: 6, dropout: 0, num_heads: 2 });
   assert.equal(shown['3.6.2/context_vecs'], mha.print.replace(/\)$/, ', grad_fn=<ViewBackward0>)'));
   assert.notEqual(shown['3.4.1/query_2'], cellLine('3.4.1/query_2'));
+  // §3.5's steps and exercise 3.1 follow the edit too (the engine replays the chapter on these inputs)
+  assert.notEqual(shown['3.5.1/attn_weights_causal'], cellLine('3.5.1/attn_weights_causal'));
+  assert.notEqual(shown['3.5.2/dropout_attn_weights'], cellLine('3.5.2/dropout_attn_weights'));
+  assert.equal(shown['ex3.1/sa_v1_with_v2_weights'], nativeEval({ op: 'self_attention_v2', seed: 789, x, d_out: 2 }).print_with_grad_fn);
 
   // bad values: each is marked at its field with a sentence; the page keeps the last good value
   const before = await shownCells(page);

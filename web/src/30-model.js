@@ -60,6 +60,15 @@ function computeAll(engine, state, run, simpleRun) {
   runTensors('simple', 'simplified', simpleRun);
   runTensors('v1', 'self_attention_v1', run);
 
+  // The whole chapter replayed by the engine on these inputs: §3.5's mask and dropout steps and
+  // exercise 3.1 chain several modules, as only the chapter's own pass does.
+  let chapter = null;
+  Object.defineProperty(R, 'chapter', { enumerable: true, get: () => (chapter ??= (() => {
+    const text = engine.bookCellsFor(x, TOKENS, D_IN, R.state.d_out);
+    if (text.startsWith('error: ')) return { error: text.slice(7) };
+    return new Map(JSON.parse(text).map((cell) => [cell.id, cell]));
+  })()) });
+
   const rows = nested(x, [TOKENS, D_IN]);
   const batch = [rows, rows];   // torch.stack((inputs, inputs), dim=0)
   // Each live module: the engine's answer, or its sentence when these sizes do not fit the module.

@@ -50,7 +50,7 @@ function classesSection(ctx) {
   const { el, body } = sectionFrame('classes', 'A compact self-attention class (§3.4.2)');
 
   function update(R) {
-    const { engine, cells } = ctx;
+    const { engine } = ctx;
     const st = R.state;
     const live = (t, cell, row = -1) => (t.error ? errorNote(t.error) : outWithRow(t.print, row, { cell }));
     const parts = [para('Everything above, bundled into a PyTorch module: the book’s Listing 3.1.'),
@@ -66,13 +66,17 @@ function classesSection(ctx) {
       para('nn.Linear (with bias=False) computes the same projections, but its weight initialization makes training more stable than raw torch.rand parameters, so the numbers differ:'),
       h('div', { class: 'cell' }, h('pre', { class: 'code' }, h('code', { text: `${LISTING_3_2}\n\ntorch.manual_seed(${BOOK_SEED_V2})\nsa_v2 = SelfAttention_v2(d_in, d_out)\nprint(sa_v2(inputs))` })),
         live(R.sa_v2, '3.4.2/sa_v2')));
-    // Exercise 3.1 transfers weights between modules, which only the book's chapter pass does; its
-    // answer is shown for the book's inputs, next to sa_v2's output that it must equal.
-    const ex = cells.get('ex3.1/sa_v1_with_v2_weights'), v2book = cells.get('3.4.2/sa_v2');
+    // Exercise 3.1 transfers weights between modules: the engine's replay of the chapter on these
+    // inputs does it, and its answer must equal sa_v2's output.
     parts.push(h('h3', { text: 'Exercise 3.1 — compare SelfAttention_v1 and v2' }),
-      para('Assign v2’s weights to v1 and both print the same tensor. nn.Linear stores its weight as (d_out, d_in), so it must be transposed. With the book’s inputs and seeds:'),
-      codeCell(EXERCISE_3_1, cellLine(ex), { cell: 'ex3.1/sa_v1_with_v2_weights' }),
-      h('p', { class: ex.print === v2book.print ? 'match' : 'note error', text: ex.print === v2book.print ? 'Identical to sa_v2’s output for the book’s inputs: same weights, same numbers.' : 'This differs from sa_v2’s output.' }));
+      para('Assign v2’s weights to v1 and both print the same tensor. nn.Linear stores its weight as (d_out, d_in), so it must be transposed. With your inputs and the book’s seeds:'));
+    if (R.chapter.error) {
+      parts.push(errorNote(R.chapter.error));
+    } else {
+      const ex = R.chapter.get('ex3.1/sa_v1_with_v2_weights'), v2 = R.chapter.get('3.4.2/sa_v2');
+      parts.push(codeCell(EXERCISE_3_1, cellLine(ex), { cell: 'ex3.1/sa_v1_with_v2_weights' }),
+        h('p', { class: ex.print === v2.print ? 'match' : 'note error', text: ex.print === v2.print ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' }));
+    }
     body.replaceChildren(...parts);
   }
   return { el, update };

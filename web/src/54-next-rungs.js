@@ -4,11 +4,15 @@
 function causalSection(ctx) {
   const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
   function update(R) {
-    const { cells } = ctx;
-    const c = (id) => cellLine(cells.get(id));
+    const cells = R.chapter;   // the chapter's cells for the learner's inputs
     const st = R.state;
+    if (cells.error) {
+      body.replaceChildren(errorNote(cells.error));
+      return;
+    }
+    const c = (id) => cellLine(cells.get(id));
     body.replaceChildren(
-      para('A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below use the book’s inputs and its SelfAttention_v2 (seed 789), as §3.5 does.'),
+      para('A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed 789), as §3.5 does.'),
       codeCell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', c('3.5.1/attn_weights'), { cell: '3.5.1/attn_weights' }),
       h('h3', { text: 'Route 1: zero the future, then renormalise' }),
       codeCell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', c('3.5.1/mask_simple'), { cell: '3.5.1/mask_simple' }),
