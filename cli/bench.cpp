@@ -3,16 +3,13 @@
 // size (ATTN_KERNELS limits it to one back end). Each figure is the median of several runs after
 // a warm-up; timing lives here, never in tests.
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
 
-#include "attn/generator.h"
 #include "attn/kernels.h"
-#include "attn/modules.h"
-#include "attn/tensor.h"
+#include "attn/lab.h"
 
 namespace attn::bench {
 
@@ -22,23 +19,13 @@ double fma_peak_once__avx2(long iterations);  // cli/bench_fma_avx2.cpp
 
 namespace {
 
-template <typename F>
-double median_ms(int warmups, int runs, F&& f) {
-    for (int i = 0; i < warmups; i++) f();
-    std::vector<double> ms;
-    for (int i = 0; i < runs; i++) {
-        const auto t0 = std::chrono::steady_clock::now();
-        f();
-        ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+// The benchmarks' arguments are constants here, so an error would be a bug: say so and stop.
+double checked(const lab::BenchResult& r) {
+    if (!r.error.empty()) {
+        std::fprintf(stderr, "attention-lab bench: %s\n", r.error.c_str());
+        std::exit(1);
     }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-}
-
-std::vector<float> random_values(size_t n, Generator& gen) {
-    std::vector<float> v(n);
-    for (float& x : v) x = gen.uniform_float(-1.0f, 1.0f);
-    return v;
+    return r.ms;
 }
 
 struct Reporter {
@@ -80,8 +67,6 @@ int run(int argc, char** argv) {
     const char* forced = std::getenv("ATTN_KERNELS");
     const std::vector<const kernels::KernelTable*> backends =
         forced && *forced ? std::vector<const kernels::KernelTable*>{&was_active} : kernels::available();
-    Generator gen(123);
-
 #ifdef ATTN_AVX2
     for (const kernels::KernelTable* k : backends) {
         if (std::string(k->name) != "avx2") continue;
@@ -93,32 +78,21 @@ int run(int argc, char** argv) {
     }
 #endif
 
-    // sgemm: c (n,n) = a (n,n) · b (n,n), fresh random operands per size
+    // sgemm and the chapter's MultiHeadAttention at GPT-2-small size (d_in = d_out = 768, 12 heads,
+    // causal, dropout 0, batch 1, T = 1024, through the module's own forward): the engine's own
+    // benchmarks, the same code the browser's bench page times in wasm
     for (const kernels::KernelTable* k : backends) {
+        kernels::select(k->name);
         for (int n : {256, 512, 1024}) {
-            const size_t nn = static_cast<size_t>(n) * n;
-            const std::vector<float> a = random_values(nn, gen), b = random_values(nn, gen);
-            std::vector<float> c(nn);
             const bool slow = std::string(k->name) == "scalar" && n >= 512;
-            const double ms = median_ms(1, slow ? 3 : 9, [&] {
-                k->matmul(c.data(), n, a.data(), n, b.data(), n, n, n, n, false);
-            });
+            const double ms = checked(lab::bench_sgemm(n, slow ? 3 : 9));
             out.sgemm(k->name, n, ms, 2.0 * n * n * n / (ms * 1e-3) * 1e-9);
         }
     }
-
-    // The chapter's MultiHeadAttention at GPT-2-small size: d_in = d_out = 768, 12 heads, causal,
-    // dropout 0, batch 1, T = 1024, through the module's own forward (projections included).
     const int T = 1024;
-    Generator init(123);
-    const MultiHeadAttention mha(768, 768, T, 0.0, 12, false, init);
-    Tensor x = Tensor::zeros({1, T, 768});
-    for (float& v : x.data) v = init.uniform_float(0.0f, 1.0f);
     for (const kernels::KernelTable* k : backends) {
         kernels::select(k->name);
-        const bool slow = std::string(k->name) == "scalar";
-        const double ms = median_ms(1, slow ? 3 : 9, [&] { mha.forward(x, gen); });
-        out.mha(k->name, T, ms);
+        out.mha(k->name, T, checked(lab::bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9)));
     }
     kernels::select(was_active.name);
     return 0;

@@ -87,10 +87,19 @@ double now_ms() {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+// The median time of `runs` calls of f, after one warm-up call.
+template <typename F>
+double median_ms_after_warmup(int64_t runs, F&& f) {
+    f();
+    std::vector<double> times;
+    for (int64_t i = 0; i < runs; i++) {
+        const double start = now_ms();
+        f();
+        times.push_back(now_ms() - start);
+    }
+    std::sort(times.begin(), times.end());
+    const size_t n = times.size();
+    return n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
 }
 
 Tensor random_tensor(const Shape& shape, Generator& gen) {
@@ -258,13 +267,9 @@ BenchResult bench_sgemm(double n, double runs) {
         const Tensor a = random_tensor({N, N}, gen), b = random_tensor({N, N}, gen);
         Tensor c = Tensor::zeros({N, N});
         const int ni = static_cast<int>(N);
-        std::vector<double> times;
-        for (int64_t i = 0; i <= R; i++) {  // run 0 is the warm-up
-            const double start = now_ms();
+        r.ms = median_ms_after_warmup(R, [&] {
             kernels::active().matmul(c.ptr(), ni, a.ptr(), ni, b.ptr(), ni, ni, ni, ni, false);
-            if (i) times.push_back(now_ms() - start);
-        }
-        r.ms = median(times);
+        });
     });
     return r;
 }
@@ -277,13 +282,7 @@ BenchResult bench_mha(double tokens, double runs) {
         Generator gen(123);
         const MultiHeadAttention mha(768, 768, std::max<int64_t>(1024, T), 0.0, 12, false, gen);
         const Tensor x = random_tensor({1, T, 768}, gen);
-        std::vector<double> times;
-        for (int64_t i = 0; i <= R; i++) {  // run 0 is the warm-up
-            const double start = now_ms();
-            mha.forward(x, gen);
-            if (i) times.push_back(now_ms() - start);
-        }
-        r.ms = median(times);
+        r.ms = median_ms_after_warmup(R, [&] { mha.forward(x, gen); });
     });
     return r;
 }
