@@ -90,6 +90,20 @@ float sum(const float* x, int64_t n, int64_t stride) {
 }
 
 
+float fma_round_once(float a, float b, float c) {
+    const double p = static_cast<double>(a) * b;  // exact: 48 significant bits
+    const double s = p + c;
+    if (!std::isfinite(s)) return static_cast<float>(s);
+    const double bb = s - p, err = (p - (s - bb)) + (c - bb);  // s + err == p + c exactly (TwoSum)
+    uint64_t bits;
+    std::memcpy(&bits, &s, sizeof bits);
+    // inexact and the last bit even: one step toward the exact value makes it odd
+    if (err != 0 && (bits & 1) == 0) bits += (err > 0) == (s > 0) ? 1 : ~uint64_t(0);
+    double odd;
+    std::memcpy(&odd, &bits, sizeof odd);
+    return static_cast<float>(odd);
+}
+
 // --- exp: Sleef 3's xexpf (sleefsimdsp.c), AVX2 flavour: every vmla is a fused multiply-add ---
 namespace {
 
@@ -109,15 +123,15 @@ float expf_u10(float d) {
     if (d < -104.0f) return 0.0f;
     if (d > 100.0f) return INFINITY;
     const int q = static_cast<int>(std::nearbyint(d * R_LN2f));  // round half to even, as cvtps2dq
-    float s = std::fma(static_cast<float>(q), -L2Uf, d);
-    s = std::fma(static_cast<float>(q), -L2Lf, s);
+    float s = fma_round_once(static_cast<float>(q), -L2Uf, d);
+    s = fma_round_once(static_cast<float>(q), -L2Lf, s);
     float u = 0.000198527617612853646278381f;
-    u = std::fma(u, s, 0.00139304355252534151077271f);
-    u = std::fma(u, s, 0.00833336077630519866943359f);
-    u = std::fma(u, s, 0.0416664853692054748535156f);
-    u = std::fma(u, s, 0.166666671633720397949219f);
-    u = std::fma(u, s, 0.5f);
-    u = 1.0f + std::fma(s * s, u, s);
+    u = fma_round_once(u, s, 0.00139304355252534151077271f);
+    u = fma_round_once(u, s, 0.00833336077630519866943359f);
+    u = fma_round_once(u, s, 0.0416664853692054748535156f);
+    u = fma_round_once(u, s, 0.166666671633720397949219f);
+    u = fma_round_once(u, s, 0.5f);
+    u = 1.0f + fma_round_once(s * s, u, s);
     // ldexp in two steps so that neither factor overflows
     const int half = q >> 1;
     return (u * pow2i(half)) * pow2i(q - half);
@@ -156,7 +170,7 @@ void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, in
         for (int64_t j = 0; j < N; j++) {
             float acc = 0.0f;
             for (int64_t p = 0; p < K; p++) {
-                acc = std::fma(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], acc);
+                acc = fma_round_once(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], acc);
             }
             c[i * N + j] = acc;
         }

@@ -19,9 +19,11 @@ struct KernelTable {
     void (*matmul)(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
                    int M, int N, int K, bool b_transposed);
 
-    // Row-wise softmax of x / divisor, in place on x (rows, n) with leading dimension ldx.
-    // When causal, row r only sees columns 0..r+causal_offset; the rest become exactly 0.
-    // -inf entries (masked_fill) become exactly 0; a row of only -inf becomes NaN, as in PyTorch.
+    // Row-wise softmax of x / divisor, in place on x (rows, n) with leading dimension ldx,
+    // rounded as PyTorch 1.13's CPU kernel rounds it (pytorch_cpu::softmax_row): every back end
+    // gives the same bits. When causal, row r only sees columns 0..r+causal_offset; the rest are
+    // masked to -inf first, as masked_fill does. -inf entries become exactly 0; a row of only
+    // -inf becomes NaN, as in PyTorch.
     void (*softmax_rows)(float* x, int ldx, int rows, int n, float divisor, bool causal,
                          int causal_offset);
 

@@ -7,6 +7,11 @@
 
 namespace attn::pytorch_cpu {
 
+// a·b + c rounded once, as the FMA instruction in Sleef's AVX2 code rounds it. Not std::fma:
+// Emscripten's rounds twice, through double (wrong about once in 2^29); this rounds a·b + c to
+// double to odd (the last bit records inexactness), after which rounding to float is exact.
+float fma_round_once(float a, float b, float c);
+
 // Sleef_expf8_u10, which Vectorized<float>::exp() calls: a degree-6 polynomial with fused
 // multiply-adds, within 1 ulp of exp but not always the correctly rounded value.
 float expf_u10(float x);

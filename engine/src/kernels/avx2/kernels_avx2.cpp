@@ -258,32 +258,30 @@ inline float hsum(__m256 v) {
     return _mm_cvtss_f32(s);
 }
 
-// e^x for 4 floats held as doubles: x = n·ln2 + r with |r| <= ln2/2, e^r by its Taylor series to
-// r^11 (relative error ~1e-14), times 2^n built in the exponent field. Rounded to float once by the
-// caller, so the result is the correctly rounded expf in all but ~1e-5 of cases: softmax weights
-// and their printed sums then match the scalar back end (glibc expf).
-inline __m256d exp256d(__m256d x) {
-    // clamps keep 2^n a normal double; e^-104 still rounds to float 0 and e^89 to float inf
-    x = _mm256_min_pd(_mm256_max_pd(x, _mm256_set1_pd(-104.0)), _mm256_set1_pd(89.0));
-    const __m256d n = _mm256_round_pd(_mm256_mul_pd(x, _mm256_set1_pd(1.4426950408889634074)),
-                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256d r = _mm256_fnmadd_pd(n, _mm256_set1_pd(6.93147180369123816490e-01), x);
-    r = _mm256_fnmadd_pd(n, _mm256_set1_pd(1.90821492927058770002e-10), r);
-    static constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320,
-                                          1.0 / 5040,     1.0 / 720,     1.0 / 120,    1.0 / 24,
-                                          1.0 / 6,        1.0 / 2,       1.0,          1.0};
-    __m256d y = _mm256_set1_pd(kInvFact[0]);
-    for (int i = 1; i < 12; i++) y = _mm256_fmadd_pd(y, r, _mm256_set1_pd(kInvFact[i]));
-    const __m256i e = _mm256_add_epi64(_mm256_cvtepi32_epi64(_mm256_cvtpd_epi32(n)), _mm256_set1_epi64x(1023));
-    return _mm256_mul_pd(y, _mm256_castsi256_pd(_mm256_slli_epi64(e, 52)));
-}
-
-// e^x for 8 floats: -inf gives 0, overflow gives inf, NaN stays NaN.
-inline __m256 exp256(__m256 x) {
-    const __m128 e_lo = _mm256_cvtpd_ps(exp256d(_mm256_cvtps_pd(_mm256_castps256_ps128(x))));
-    const __m128 e_hi = _mm256_cvtpd_ps(exp256d(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1))));
-    const __m256 y = _mm256_set_m128(e_hi, e_lo);
-    return _mm256_blendv_ps(y, x, _mm256_cmp_ps(x, x, _CMP_UNORD_Q));
+// Sleef's expf_u10 on 8 floats: pytorch_cpu::expf_u10's operations in its order, each vmla one
+// fused multiply-add, so every lane is the bit PyTorch's Vectorized<float>::exp() gives.
+inline __m256 expf_u10(__m256 d) {
+    const __m256 q = _mm256_round_ps(_mm256_mul_ps(d, _mm256_set1_ps(1.442695040888963407359924681001892137426645954152985934135449406931f)),
+                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    __m256 s = _mm256_fmadd_ps(q, _mm256_set1_ps(-0.693145751953125f), d);
+    s = _mm256_fmadd_ps(q, _mm256_set1_ps(-1.428606765330187045e-06f), s);
+    __m256 u = _mm256_set1_ps(0.000198527617612853646278381f);
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00139304355252534151077271f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00833336077630519866943359f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.0416664853692054748535156f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.166666671633720397949219f));
+    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.5f));
+    u = _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(_mm256_mul_ps(s, s), u, s));
+    // times 2^q in two steps, 2^(q>>1) then 2^(q - (q>>1)), so neither factor overflows
+    const __m256i qi = _mm256_cvtps_epi32(q), half = _mm256_srai_epi32(qi, 1);
+    const __m256i bias = _mm256_set1_epi32(0x7f);
+    u = _mm256_mul_ps(u, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(half, bias), 23)));
+    u = _mm256_mul_ps(u, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(qi, half), bias), 23)));
+    // out of range: 0 below -104 (-inf included), inf above 100, NaN stays NaN
+    u = _mm256_andnot_ps(_mm256_cmp_ps(d, _mm256_set1_ps(-104.0f), _CMP_LT_OQ), u);
+    u = _mm256_blendv_ps(u, _mm256_set1_ps(std::numeric_limits<float>::infinity()),
+                         _mm256_cmp_ps(d, _mm256_set1_ps(100.0f), _CMP_GT_OQ));
+    return _mm256_blendv_ps(u, d, _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
 }
 
 // e^x for 8 floats in single precision, within ~2 ulp: the fused attention's exp, where speed
@@ -309,7 +307,7 @@ inline __m256 exp256_fast(__m256 x) {
     return _mm256_andnot_ps(_mm256_cmp_ps(x, lo, _CMP_LT_OQ), y);  // NaN compares false: stays NaN
 }
 
-// Loads n < 8 floats (the rest -inf, so they vanish under max and exp) and stores them back.
+// The first n < 8 lanes: a mask for maskload/maskstore, and a load that fills the rest.
 inline __m256i tail_mask(int n) {
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
@@ -318,49 +316,62 @@ inline __m256 load_tail(const float* x, int n, float fill) {
     return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(x, m), _mm256_castsi256_ps(m));
 }
 
-// One row of n scores, in place, in the scalar back end's order of passes: x/divisor, max,
-// e^(x-max), sum, times 1/sum. n >= 1. The sum runs left to right, as the scalar one does, so the
-// weights (and the sums a learner prints) are the same bits; everything else is 8 lanes wide.
-void softmax_row(float* x, int n, float divisor) {
+// pytorch_cpu::softmax_row on one row of n >= 1 floats, in place, 8 lanes at a time: PyTorch's
+// own kernel is this AVX2 code, so its passes map onto vectors one for one and give its bits.
+void softmax_row(float* x, int n) {
     const float neg_inf = -std::numeric_limits<float>::infinity();
-    const __m256 div = _mm256_set1_ps(divisor);
     const int n8 = n / 8 * 8, tail = n - n8;
     const __m256i tmask = tail_mask(tail);
-    // pass 1: scale and find the row max (subtracted only for numerical stability)
-    __m256 vmax = _mm256_set1_ps(neg_inf);
+    // pass 1: the row max; any NaN makes it NaN (vec::maximum)
+    __m256 vmax = _mm256_set1_ps(neg_inf), vnan = _mm256_setzero_ps();
     for (int j = 0; j < n8; j += 8) {
-        const __m256 s = _mm256_div_ps(_mm256_loadu_ps(x + j), div);
-        _mm256_storeu_ps(x + j, s);
-        vmax = _mm256_max_ps(vmax, s);
+        const __m256 v = _mm256_loadu_ps(x + j);
+        vmax = _mm256_max_ps(vmax, v), vnan = _mm256_or_ps(vnan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
     }
     if (tail) {
-        const __m256 s = _mm256_div_ps(load_tail(x + n8, tail, neg_inf), div);
-        _mm256_maskstore_ps(x + n8, tmask, s);
-        vmax = _mm256_max_ps(vmax, s);
+        const __m256 v = load_tail(x + n8, tail, neg_inf);
+        vmax = _mm256_max_ps(vmax, v), vnan = _mm256_or_ps(vnan, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
     }
-    const __m256 max_val = _mm256_set1_ps(hmax(vmax));
-    // pass 2: exponentiate (a row of only -inf has max -inf and becomes NaN, as in PyTorch)
-    for (int j = 0; j < n8; j += 8)
-        _mm256_storeu_ps(x + j, exp256(_mm256_sub_ps(_mm256_loadu_ps(x + j), max_val)));
-    if (tail)
-        _mm256_maskstore_ps(x + n8, tmask, exp256(_mm256_sub_ps(_mm256_maskload_ps(x + n8, tmask), max_val)));
-    // pass 3: sum, left to right
-    float sum = 0.0f;
-    for (int j = 0; j < n; j++) sum += x[j];
-    // pass 4: normalise
-    const __m256 inv = _mm256_set1_ps(1.0f / sum);
+    const float max_val = _mm256_movemask_ps(vnan) ? std::numeric_limits<float>::quiet_NaN() : hmax(vmax);
+    // pass 2: e^(x - max) (a row of only -inf gives -inf - -inf = NaN, as in PyTorch)
+    const __m256 vm = _mm256_set1_ps(max_val);
+    for (int j = 0; j < n8; j += 8) _mm256_storeu_ps(x + j, expf_u10(_mm256_sub_ps(_mm256_loadu_ps(x + j), vm)));
+    if (tail) _mm256_maskstore_ps(x + n8, tmask, expf_u10(_mm256_sub_ps(_mm256_maskload_ps(x + n8, tmask), vm)));
+    // pass 3: the sum in vec::reduce_all's order: left to right under 8 elements, else 8 lanes
+    // (the last, partial vector adds zeros) folded halves, then pairs, then neighbours
+    float total;
+    if (n < 8) {
+        total = x[0];
+        for (int j = 1; j < n; j++) total += x[j];
+    } else {
+        __m256 lanes = _mm256_loadu_ps(x);
+        for (int j = 8; j < n8; j += 8) lanes = _mm256_add_ps(lanes, _mm256_loadu_ps(x + j));
+        if (tail) lanes = _mm256_add_ps(lanes, _mm256_maskload_ps(x + n8, tmask));
+        lanes = _mm256_add_ps(lanes, _mm256_permute2f128_ps(lanes, lanes, 1));
+        lanes = _mm256_add_ps(lanes, _mm256_permute_ps(lanes, 0x4E));
+        alignas(32) float l[8];
+        _mm256_store_ps(l, lanes);
+        total = l[0] + l[1];
+    }
+    // pass 4: times the reciprocal of the sum
+    const __m256 inv = _mm256_set1_ps(1.0f / total);
     for (int j = 0; j < n8; j += 8) _mm256_storeu_ps(x + j, _mm256_mul_ps(_mm256_loadu_ps(x + j), inv));
     if (tail) _mm256_maskstore_ps(x + n8, tmask, _mm256_mul_ps(_mm256_maskload_ps(x + n8, tmask), inv));
 }
 
 void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
-    // x is (rows, n); row r keeps columns 0..r+causal_offset when causal, the rest become 0
+    // x is (rows, n): x / divisor, masked columns -inf (masked_fill), then PyTorch's softmax
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const __m256 div = _mm256_set1_ps(divisor);
     for (int r = 0; r < rows; r++) {
         float* x_r = x + static_cast<long>(r) * ldx;
         int visible = n;
         if (causal) visible = imin(n, r + causal_offset + 1 > 0 ? r + causal_offset + 1 : 0);
-        if (visible > 0) softmax_row(x_r, visible, divisor);
-        if (visible < n) std::memset(x_r + visible, 0, (n - visible) * sizeof(float));
+        int j = 0;
+        for (; j + 8 <= visible; j += 8) _mm256_storeu_ps(x_r + j, _mm256_div_ps(_mm256_loadu_ps(x_r + j), div));
+        for (; j < visible; j++) x_r[j] = x_r[j] / divisor;
+        for (; j < n; j++) x_r[j] = neg_inf;
+        if (n > 0) softmax_row(x_r, n);
     }
 }
 

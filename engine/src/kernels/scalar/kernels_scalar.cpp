@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/kernels.h"
+#include "attn/pytorch_cpu.h"
 
 namespace attn::kernels::scalar {
 
@@ -40,43 +41,33 @@ void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
 }
 
 void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
-    // x is (rows, n); row r sees columns 0..r+causal_offset when causal, the rest become 0
+    // x is (rows, n); row r sees columns 0..r+causal_offset when causal
     const float neg_inf = -std::numeric_limits<float>::infinity();
     for (int r = 0; r < rows; r++) {
         float* x_r = x + static_cast<long>(r) * ldx;
         const int visible = causal ? std::min(n, std::max(0, r + causal_offset + 1)) : n;
-        // pass 1: scale and find the row max (subtracted only for numerical stability)
-        float max_val = neg_inf;
-        for (int j = 0; j < visible; j++) {
-            x_r[j] = x_r[j] / divisor;
-            if (x_r[j] > max_val) max_val = x_r[j];
-        }
-        // pass 2: exponentiate and sum, left to right (-inf becomes exactly 0)
-        float sum = 0.0f;
-        for (int j = 0; j < visible; j++) {
-            x_r[j] = std::exp(x_r[j] - max_val);
-            sum += x_r[j];
-        }
-        // pass 3: normalise by one reciprocal, as PyTorch does; masked columns are exactly 0
-        const float inv = 1.0f / sum;
-        for (int j = 0; j < visible; j++) x_r[j] *= inv;
-        for (int j = visible; j < n; j++) x_r[j] = 0.0f;
+        // pass 1: scale; masked columns become -inf, as masked_fill makes them
+        for (int j = 0; j < visible; j++) x_r[j] = x_r[j] / divisor;
+        for (int j = visible; j < n; j++) x_r[j] = neg_inf;
+        // pass 2: PyTorch's softmax (max, Sleef exp, its order of sums, one reciprocal): -inf
+        // columns come out exactly 0
+        if (n > 0) pytorch_cpu::softmax_row(x_r, n);
     }
 }
 
 void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
                      const float* v, int ld_v, int T, int D, float divisor, bool causal) {
     // out, q, k, v are (T,D) with row strides. The reference does one query at a time with its
-    // score row materialised (T floats, never T×T), through the same matmul and softmax as the
-    // unfused path, so fused and unfused agree bit for bit here.
+    // whole score row materialised (T floats, never T×T), through the same matmul and softmax as
+    // the unfused path, so fused and unfused agree bit for bit here.
     std::vector<float> scores(static_cast<size_t>(T));
     for (int t = 0; t < T; t++) {
         const int visible = causal ? t + 1 : T;
-        // pass 1: scores (1, visible) = query_t · keysᵀ
+        // pass 1: scores (1, visible) = query_t · keysᵀ; keys past t are never looked at
         matmul(scores.data(), T, q + static_cast<long>(t) * ld_q, D, k, ld_k, 1, visible, D, true);
-        // pass 2: weights = softmax(scores / divisor); keys past t are never looked at
-        softmax_rows(scores.data(), T, 1, visible, divisor, false, 0);
-        // pass 3: out_t (1, D) = weights · values
+        // pass 2: weights (1, T) = softmax(scores / divisor), the future masked to exactly 0
+        softmax_rows(scores.data(), T, 1, T, divisor, causal, t);
+        // pass 3: out_t (1, D) = weights · values, over the keys it may see
         matmul(out + static_cast<long>(t) * ld_out, ld_out, scores.data(), T, v, ld_v, 1, D, visible,
                false);
     }

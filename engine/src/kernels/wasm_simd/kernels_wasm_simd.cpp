@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "attn/kernels.h"
+#include "fma_f32x4.h"
 
 // A wasm module with SIMD128 either loads whole or not at all, so unlike avx2 there is no run-time
 // CPU check; the helpers still live in their own namespace so the scalar back end coexists.
@@ -180,39 +181,29 @@ inline float hmax(v128_t v) {
     return ab > cd ? ab : cd;
 }
 
-// e^x for 2 floats held as doubles: x = n·ln2 + r, e^r by its Taylor series to r^11, times 2^n
-// built in the exponent field; rounded to float once by the caller, so it is the correctly rounded
-// expf in all but ~1e-5 of cases (the same values as the scalar back end's expf, and as avx2).
-inline v128_t exp_f64x2(v128_t x) {
-    x = wasm_f64x2_min(wasm_f64x2_max(x, wasm_f64x2_splat(-104.0)), wasm_f64x2_splat(89.0));
-    const v128_t n = wasm_f64x2_nearest(wasm_f64x2_mul(x, wasm_f64x2_splat(1.4426950408889634074)));
-    v128_t r = wasm_f64x2_sub(x, wasm_f64x2_mul(n, wasm_f64x2_splat(6.93147180369123816490e-01)));
-    r = wasm_f64x2_sub(r, wasm_f64x2_mul(n, wasm_f64x2_splat(1.90821492927058770002e-10)));
-    static constexpr double kInvFact[] = {1.0 / 39916800, 1.0 / 3628800, 1.0 / 362880, 1.0 / 40320,
-                                          1.0 / 5040,     1.0 / 720,     1.0 / 120,    1.0 / 24,
-                                          1.0 / 6,        1.0 / 2,       1.0,          1.0};
-    v128_t y = wasm_f64x2_splat(kInvFact[0]);
-    for (int i = 1; i < 12; i++) y = wasm_f64x2_add(wasm_f64x2_mul(y, r), wasm_f64x2_splat(kInvFact[i]));
-    const v128_t e = wasm_i64x2_add(wasm_i64x2_extend_low_i32x4(wasm_i32x4_trunc_sat_f64x2_zero(n)),
-                                    wasm_i64x2_splat(1023));
-    return wasm_f64x2_mul(y, wasm_i64x2_shl(e, 52));
-}
-
-// e^x for 4 floats: -inf gives 0, overflow gives inf, NaN stays NaN.
-inline v128_t exp_f32x4(v128_t x) {
-    const v128_t lo = wasm_f32x4_demote_f64x2_zero(exp_f64x2(wasm_f64x2_promote_low_f32x4(x)));
-    const v128_t hi = wasm_f32x4_demote_f64x2_zero(
-        exp_f64x2(wasm_f64x2_promote_low_f32x4(wasm_i32x4_shuffle(x, x, 2, 3, 2, 3))));
-    const v128_t y = wasm_i32x4_shuffle(lo, hi, 0, 1, 4, 5);
-    return wasm_v128_bitselect(x, y, wasm_f32x4_ne(x, x));
-}
-
-// e^(x - sub) in place on n < 4 floats, through the same 4-lane exp as the full vectors.
-inline void exp_tail(float* x, int n, float sub) {
-    alignas(16) float tmp[4] = {0, 0, 0, 0};
-    std::memcpy(tmp, x, n * sizeof(float));
-    wasm_v128_store(tmp, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(tmp), wasm_f32x4_splat(sub))));
-    std::memcpy(x, tmp, n * sizeof(float));
+// Sleef's expf_u10 on 4 floats: pytorch_cpu::expf_u10's operations in its order, each vmla one
+// fused multiply-add, so every lane is the bit PyTorch's Vectorized<float>::exp() gives.
+inline v128_t expf_u10(v128_t d) {
+    const v128_t q = wasm_f32x4_nearest(wasm_f32x4_mul(d, wasm_f32x4_splat(1.442695040888963407359924681001892137426645954152985934135449406931f)));
+    v128_t s = fma_f32x4(q, wasm_f32x4_splat(-0.693145751953125f), d);
+    s = fma_f32x4(q, wasm_f32x4_splat(-1.428606765330187045e-06f), s);
+    v128_t u = wasm_f32x4_splat(0.000198527617612853646278381f);
+    u = fma_f32x4(u, s, wasm_f32x4_splat(0.00139304355252534151077271f));
+    u = fma_f32x4(u, s, wasm_f32x4_splat(0.00833336077630519866943359f));
+    u = fma_f32x4(u, s, wasm_f32x4_splat(0.0416664853692054748535156f));
+    u = fma_f32x4(u, s, wasm_f32x4_splat(0.166666671633720397949219f));
+    u = fma_f32x4(u, s, wasm_f32x4_splat(0.5f));
+    u = wasm_f32x4_add(wasm_f32x4_splat(1.0f), fma_f32x4(wasm_f32x4_mul(s, s), u, s));
+    // times 2^q in two steps, 2^(q>>1) then 2^(q - (q>>1)), so neither factor overflows
+    const v128_t qi = wasm_i32x4_trunc_sat_f32x4(q), half = wasm_i32x4_shr(qi, 1);
+    const v128_t bias = wasm_i32x4_splat(0x7f);
+    u = wasm_f32x4_mul(u, wasm_i32x4_shl(wasm_i32x4_add(half, bias), 23));
+    u = wasm_f32x4_mul(u, wasm_i32x4_shl(wasm_i32x4_add(wasm_i32x4_sub(qi, half), bias), 23));
+    // out of range: 0 below -104 (-inf included), inf above 100, NaN stays NaN
+    u = wasm_v128_andnot(u, wasm_f32x4_lt(d, wasm_f32x4_splat(-104.0f)));
+    u = wasm_v128_bitselect(wasm_f32x4_splat(std::numeric_limits<float>::infinity()), u,
+                            wasm_f32x4_gt(d, wasm_f32x4_splat(100.0f)));
+    return wasm_v128_bitselect(d, u, wasm_f32x4_ne(d, d));
 }
 
 inline float hsum(v128_t v) {
@@ -243,46 +234,68 @@ inline v128_t exp_f32x4_fast(v128_t x) {
     return wasm_v128_andnot(y, wasm_f32x4_lt(x, lo));  // NaN compares false: stays NaN
 }
 
-// One row of n scores, in place, in the scalar back end's order of passes: x/divisor, max,
-// e^(x-max), sum left to right, times 1/sum. n >= 1.
-void softmax_row(float* x, int n, float divisor) {
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    const v128_t div = wasm_f32x4_splat(divisor);
+// pytorch_cpu::softmax_row on one row of n >= 1 floats, in place. PyTorch's kernel runs 8 AVX2
+// lanes; here two f32x4 hold them, so each sum meets the same partial sums in the same order.
+void softmax_row(float* x, int n) {
     const int n4 = n / 4 * 4;
-    // pass 1: scale and find the row max (subtracted only for numerical stability)
-    v128_t vmax = wasm_f32x4_splat(neg_inf);
+    // pass 1: the row max; any NaN makes it NaN (vec::maximum)
+    v128_t vmax = wasm_f32x4_splat(-std::numeric_limits<float>::infinity()), vnan = wasm_i32x4_splat(0);
     for (int j = 0; j < n4; j += 4) {
-        const v128_t s = wasm_f32x4_div(wasm_v128_load(x + j), div);
-        wasm_v128_store(x + j, s);
-        vmax = wasm_f32x4_pmax(vmax, s);
+        const v128_t v = wasm_v128_load(x + j);
+        vmax = wasm_f32x4_pmax(vmax, v), vnan = wasm_v128_or(vnan, wasm_f32x4_ne(v, v));
     }
     float max_val = hmax(vmax);
-    for (int j = n4; j < n; j++) {
-        x[j] = x[j] / divisor;
-        if (x[j] > max_val) max_val = x[j];
-    }
-    // pass 2: exponentiate (a row of only -inf has max -inf and becomes NaN, as in PyTorch)
+    bool nan = wasm_v128_any_true(vnan);
+    for (int j = n4; j < n; j++) max_val = x[j] > max_val ? x[j] : max_val, nan = nan || std::isnan(x[j]);
+    if (nan) max_val = std::numeric_limits<float>::quiet_NaN();
+    // pass 2: e^(x - max) (a row of only -inf gives -inf - -inf = NaN, as in PyTorch)
     const v128_t vm = wasm_f32x4_splat(max_val);
-    for (int j = 0; j < n4; j += 4) wasm_v128_store(x + j, exp_f32x4(wasm_f32x4_sub(wasm_v128_load(x + j), vm)));
-    if (n > n4) exp_tail(x + n4, n - n4, max_val);
-    // pass 3: sum, left to right
-    float sum = 0.0f;
-    for (int j = 0; j < n; j++) sum += x[j];
-    // pass 4: normalise
-    const float inv = 1.0f / sum;
+    for (int j = 0; j < n4; j += 4) wasm_v128_store(x + j, expf_u10(wasm_f32x4_sub(wasm_v128_load(x + j), vm)));
+    if (n > n4) {
+        alignas(16) float tmp[4] = {0, 0, 0, 0};
+        std::memcpy(tmp, x + n4, (n - n4) * sizeof(float));
+        wasm_v128_store(tmp, expf_u10(wasm_f32x4_sub(wasm_v128_load(tmp), vm)));
+        std::memcpy(x + n4, tmp, (n - n4) * sizeof(float));
+    }
+    // pass 3: the sum in vec::reduce_all's order: left to right under 8 elements, else lanes 0-3
+    // and 4-7 (the last, partial vector padded with zeros) folded halves, pairs, neighbours
+    float total;
+    if (n < 8) {
+        total = x[0];
+        for (int j = 1; j < n; j++) total += x[j];
+    } else {
+        v128_t lo = wasm_v128_load(x), hi = wasm_v128_load(x + 4);
+        int j = 8;
+        for (; j + 8 <= n; j += 8) lo = wasm_f32x4_add(lo, wasm_v128_load(x + j)), hi = wasm_f32x4_add(hi, wasm_v128_load(x + j + 4));
+        if (j < n) {
+            alignas(16) float tmp[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+            std::memcpy(tmp, x + j, (n - j) * sizeof(float));
+            lo = wasm_f32x4_add(lo, wasm_v128_load(tmp)), hi = wasm_f32x4_add(hi, wasm_v128_load(tmp + 4));
+        }
+        const v128_t t = wasm_f32x4_add(lo, hi);
+        const v128_t p = wasm_f32x4_add(t, wasm_i32x4_shuffle(t, t, 2, 3, 0, 1));
+        total = wasm_f32x4_extract_lane(p, 0) + wasm_f32x4_extract_lane(p, 1);
+    }
+    // pass 4: times the reciprocal of the sum
+    const float inv = 1.0f / total;
     const v128_t vinv = wasm_f32x4_splat(inv);
     for (int j = 0; j < n4; j += 4) wasm_v128_store(x + j, wasm_f32x4_mul(wasm_v128_load(x + j), vinv));
     for (int j = n4; j < n; j++) x[j] *= inv;
 }
 
 void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
-    // x is (rows, n); row r keeps columns 0..r+causal_offset when causal, the rest become 0
+    // x is (rows, n): x / divisor, masked columns -inf (masked_fill), then PyTorch's softmax
+    const float neg_inf = -std::numeric_limits<float>::infinity();
+    const v128_t div = wasm_f32x4_splat(divisor);
     for (int r = 0; r < rows; r++) {
         float* x_r = x + static_cast<long>(r) * ldx;
         int visible = n;
         if (causal) visible = imin(n, r + causal_offset + 1 > 0 ? r + causal_offset + 1 : 0);
-        if (visible > 0) softmax_row(x_r, visible, divisor);
-        if (visible < n) std::memset(x_r + visible, 0, (n - visible) * sizeof(float));
+        int j = 0;
+        for (; j + 4 <= visible; j += 4) wasm_v128_store(x_r + j, wasm_f32x4_div(wasm_v128_load(x_r + j), div));
+        for (; j < visible; j++) x_r[j] = x_r[j] / divisor;
+        for (; j < n; j++) x_r[j] = neg_inf;
+        if (n > 0) softmax_row(x_r, n);
     }
 }
 
