@@ -1,7 +1,10 @@
 // `attention-lab bench [--json]`: single-thread speed of every available kernel back end: the
 // FMA peak (avx2), sgemm at n = 256, 512, 1024, and the chapter's MultiHeadAttention at GPT-2-small
 // size (ATTN_KERNELS limits it to one back end). Each figure is the median of several runs after
-// a warm-up; timing lives here, never in tests.
+// a warm-up; timing lives here, never in tests. When OpenBLAS is installed, its sgemm is timed
+// right after ours on the same matrices, as the peer of the sgemm figures.
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
@@ -26,6 +29,24 @@ double checked(const lab::BenchResult& r) {
         std::exit(1);
     }
     return r.ms;
+}
+
+// OpenBLAS's cblas_sgemm, loaded at run time if Debian's libopenblas0 is installed (the BLAS
+// PyTorch uses here), on one thread like everything else in this bench.
+lab::SgemmFn load_openblas() {
+    setenv("OPENBLAS_NUM_THREADS", "1", 1);  // read when the library loads: no idle worker threads
+    void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return nullptr;
+    using SetThreads = void (*)(int);
+    using Sgemm = void (*)(int order, int trans_a, int trans_b, int M, int N, int K, float alpha, const float* a,
+                           int lda, const float* b, int ldb, float beta, float* c, int ldc);
+    if (auto set_threads = reinterpret_cast<SetThreads>(dlsym(lib, "openblas_set_num_threads"))) set_threads(1);
+    const auto sgemm = reinterpret_cast<Sgemm>(dlsym(lib, "cblas_sgemm"));
+    if (!sgemm) return nullptr;
+    return [sgemm](float* c, const float* a, const float* b, int n) {
+        constexpr int kRowMajor = 101, kNoTrans = 111;
+        sgemm(kRowMajor, kNoTrans, kNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+    };
 }
 
 struct Reporter {
@@ -81,12 +102,18 @@ int run(int argc, char** argv) {
     // sgemm and the chapter's MultiHeadAttention at GPT-2-small size (d_in = d_out = 768, 12 heads,
     // causal, dropout 0, batch 1, T = 1024, through the module's own forward): the engine's own
     // benchmarks, the same code the browser's bench page times in wasm
-    for (const kernels::KernelTable* k : backends) {
-        kernels::select(k->name);
-        for (int n : {256, 512, 1024}) {
+    const lab::SgemmFn openblas = load_openblas();
+    for (int n : {256, 512, 1024}) {
+        const auto gflops = [n](double ms) { return 2.0 * n * n * n / (ms * 1e-3) * 1e-9; };
+        for (const kernels::KernelTable* k : backends) {
+            kernels::select(k->name);
             const bool slow = std::string(k->name) == "scalar" && n >= 512;
             const double ms = checked(lab::bench_sgemm(n, slow ? 3 : 9));
-            out.sgemm(k->name, n, ms, 2.0 * n * n * n / (ms * 1e-3) * 1e-9);
+            out.sgemm(k->name, n, ms, gflops(ms));
+        }
+        if (openblas) {
+            const double ms = checked(lab::bench_sgemm_with(n, 9, openblas));
+            out.sgemm("openblas", n, ms, gflops(ms));
         }
     }
     const int T = 1024;

@@ -258,7 +258,7 @@ MhaResult mha_forward(size_t count, const FillFn& fill, double batch, double tok
     return r;
 }
 
-BenchResult bench_sgemm(double n, double runs) {
+BenchResult bench_sgemm_with(double n, double runs, const SgemmFn& sgemm) {
     BenchResult r;
     r.error = guarded([&] {
         const int64_t N = whole(n, 1, lim::kMaxDim, "n");
@@ -266,12 +266,15 @@ BenchResult bench_sgemm(double n, double runs) {
         Generator gen(123);
         const Tensor a = random_tensor({N, N}, gen), b = random_tensor({N, N}, gen);
         Tensor c = Tensor::zeros({N, N});
-        const int ni = static_cast<int>(N);
-        r.ms = median_ms_after_warmup(R, [&] {
-            kernels::active().matmul(c.ptr(), ni, a.ptr(), ni, b.ptr(), ni, ni, ni, ni, false);
-        });
+        r.ms = median_ms_after_warmup(R, [&] { sgemm(c.ptr(), a.ptr(), b.ptr(), static_cast<int>(N)); });
     });
     return r;
+}
+
+BenchResult bench_sgemm(double n, double runs) {
+    return bench_sgemm_with(n, runs, [](float* c, const float* a, const float* b, int ni) {
+        kernels::active().matmul(c, ni, a, ni, b, ni, ni, ni, ni, false);
+    });
 }
 
 BenchResult bench_mha(double tokens, double runs) {

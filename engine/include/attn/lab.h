@@ -57,6 +57,9 @@ struct BenchResult {
 
 // The active matmul kernel on (n, n) · (n, n).
 BenchResult bench_sgemm(double n, double runs);
+// The same benchmark (sizes, data, timing) for another row-major sgemm, c = a · b: a peer's.
+using SgemmFn = std::function<void(float* c, const float* a, const float* b, int n)>;
+BenchResult bench_sgemm_with(double n, double runs, const SgemmFn& sgemm);
 // A GPT-2-small-sized MultiHeadAttention (d_in = d_out = 768, 12 heads, no dropout) on (1, tokens, 768).
 BenchResult bench_mha(double tokens, double runs);
 
