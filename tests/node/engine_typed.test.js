@@ -101,7 +101,9 @@ for (const kind of KINDS) {
 for (const kind of KINDS) {
   test(`${kind}: bookCellsFor replays the chapter on other inputs, and refuses bad ones with a sentence`, async () => {
     const e = await engine(kind);
-    assert.equal(e.bookCellsFor(book, 6, 3, 2), e.bookCells());
+    // on the book's inputs the replay is the book, less exercise 3.3's input-free GPT-2-sized module
+    const bookMinusEx33 = JSON.parse(e.bookCells()).filter((c) => c.id !== "ex3.3/num_params");
+    assert.deepEqual(JSON.parse(e.bookCellsFor(book, 6, 3, 2)), bookMinusEx33);
     const edited = book.slice();
     edited[3] = 0.75;  // x^(2)_1, as a learner might type it
     const replay = Object.fromEntries(JSON.parse(e.bookCellsFor(edited, 6, 3, 2)).map((c) => [c.id, c]));
@@ -113,7 +115,7 @@ for (const kind of KINDS) {
     for (const [args, pattern] of [[[book, 1, 3, 2], /tokens/], [[book.slice(0, 5), 6, 3, 2], /inputs/],
                                    [[[1, 2, 3], 1, 3, 2], /Float32Array/], [[book, 6, 3, 0], /d_out/]]) {
       assert.match(e.bookCellsFor(...args), pattern);
-      assert.equal(e.bookCellsFor(book, 6, 3, 2), e.bookCells());  // still usable after each bad call
+      assert.deepEqual(JSON.parse(e.bookCellsFor(book, 6, 3, 2)), bookMinusEx33);  // still usable after each bad call
     }
   });
 }

@@ -25,7 +25,8 @@ Tensor book_inputs();
 std::vector<BookCell> chapter3_cells();
 
 // The same cells replayed on other inputs (tokens, d_in) and the chapter's d_out: every statement and
-// seed as the book has them, so a learner's edits flow through every step. Throws Error on bad sizes.
+// seed as the book has them, so a learner's edits flow through every step. Exercise 3.3's
+// GPT-2-sized module, which ignores the inputs, is left out. Throws Error on bad sizes.
 std::vector<BookCell> chapter3_cells(const Tensor& inputs, int64_t d_out);
 
 // `attention-lab book`: "# <id>\n<print line>\n" for every cell.
