@@ -47,6 +47,18 @@ struct Scratch {
 // ---------------------------------------------------------------------------------------------
 // sgemm: packing and the micro-kernel
 
+// dst (4,4) = srcᵀ for a 4x4 block of src, both row-major with the given leading dimensions.
+inline void copy_transposed_4x4(float* dst, long ld_dst, const float* src, long ld_src) {
+    const v128_t r0 = wasm_v128_load(src), r1 = wasm_v128_load(src + ld_src);
+    const v128_t r2 = wasm_v128_load(src + 2 * ld_src), r3 = wasm_v128_load(src + 3 * ld_src);
+    const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
+    const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
+    wasm_v128_store(dst, wasm_i64x2_shuffle(t0, t2, 0, 2));
+    wasm_v128_store(dst + ld_dst, wasm_i64x2_shuffle(t0, t2, 1, 3));
+    wasm_v128_store(dst + 2 * ld_dst, wasm_i64x2_shuffle(t1, t3, 0, 2));
+    wasm_v128_store(dst + 3 * ld_dst, wasm_i64x2_shuffle(t1, t3, 1, 3));
+}
+
 // Packs a (mc,kc) block of a into MR-row panels: panel[p*MR + ii]; rows past mc are zero. Full
 // panels go 4 columns at a time through a 4x4 transpose.
 void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
@@ -56,16 +68,7 @@ void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
         const float* a_i = a + i * lda;
         int p = 0;
         if (mr == MR) {
-            for (; p + 4 <= kc; p += 4) {
-                const v128_t r0 = wasm_v128_load(a_i + p), r1 = wasm_v128_load(a_i + lda + p);
-                const v128_t r2 = wasm_v128_load(a_i + 2 * lda + p), r3 = wasm_v128_load(a_i + 3 * lda + p);
-                const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
-                const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
-                wasm_v128_store(ap + (p + 0) * MR, wasm_i64x2_shuffle(t0, t2, 0, 2));
-                wasm_v128_store(ap + (p + 1) * MR, wasm_i64x2_shuffle(t0, t2, 1, 3));
-                wasm_v128_store(ap + (p + 2) * MR, wasm_i64x2_shuffle(t1, t3, 0, 2));
-                wasm_v128_store(ap + (p + 3) * MR, wasm_i64x2_shuffle(t1, t3, 1, 3));
-            }
+            for (; p + 4 <= kc; p += 4) copy_transposed_4x4(ap + p * MR, MR, a_i + p, lda);
         }
         for (; p < kc; p++) {
             for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = ii < mr ? a_i[ii * lda + p] : 0.0f;
@@ -110,18 +113,8 @@ void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed
             int p0 = 0;
             if (nr == NR) {
                 for (; p0 + 4 <= kc; p0 += 4) {
-                    for (int half = 0; half < 2; half++) {
-                        const float* b_h = b + (j + half * 4) * ldb + p0;
-                        const v128_t r0 = wasm_v128_load(b_h), r1 = wasm_v128_load(b_h + ldb);
-                        const v128_t r2 = wasm_v128_load(b_h + 2 * ldb), r3 = wasm_v128_load(b_h + 3 * ldb);
-                        const v128_t t0 = wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7);
-                        const v128_t t2 = wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7);
-                        float* dst = bp + p0 * NR + half * 4;
-                        wasm_v128_store(dst + 0 * NR, wasm_i64x2_shuffle(t0, t2, 0, 2));
-                        wasm_v128_store(dst + 1 * NR, wasm_i64x2_shuffle(t0, t2, 1, 3));
-                        wasm_v128_store(dst + 2 * NR, wasm_i64x2_shuffle(t1, t3, 0, 2));
-                        wasm_v128_store(dst + 3 * NR, wasm_i64x2_shuffle(t1, t3, 1, 3));
-                    }
+                    for (int half = 0; half < 2; half++)
+                        copy_transposed_4x4(bp + p0 * NR + half * 4, NR, b + (j + half * 4) * ldb + p0, ldb);
                 }
             }
             for (int p = p0; p < kc; p++) {
