@@ -94,34 +94,29 @@ void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
 
 // Packs a (kc,nc) block of B into NR-column panels: panel[p*NR + jj]. B(p,j) is b[p*ldb + j], or
 // b[j*ldb + p] when transposed (then 8x8 transposes turn its rows into panel columns). Columns
-// past nc are zero. Untransposed, full panels are filled kPanelGroup at a time, so each row of b
-// is read 256 floats at a stretch rather than 16 from each of kc rows (4 KiB apart at ldb = 1024):
-// that halves the packing time, which was ~3% of sgemm n = 1024.
+// past nc are zero. Untransposed, full panels are filled up to kPanelGroup at a time, so each row
+// of b is read 256 floats at a stretch rather than 16 from each of kc rows (4 KiB apart at
+// ldb = 1024): that halves the packing time, which was ~3% of sgemm n = 1024.
 constexpr int kPanelGroup = 16;
 void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed) {
     int j0 = 0;
     if (!transposed) {
-        for (; j0 + kPanelGroup * NR <= nc; j0 += kPanelGroup * NR) {
+        for (; j0 + NR <= nc;) {
+            const int group = imin(kPanelGroup, (nc - j0) / NR);
             for (int p = 0; p < kc; p++) {
                 const float* b_p = b + p * ldb + j0;
-                for (int g = 0; g < kPanelGroup; g++) {
+                for (int g = 0; g < group; g++) {
                     float* panel_p = bp + static_cast<long>(g) * NR * kc + p * NR;
                     _mm256_store_ps(panel_p, _mm256_loadu_ps(b_p + g * NR));
                     _mm256_store_ps(panel_p + 8, _mm256_loadu_ps(b_p + g * NR + 8));
                 }
             }
-            bp += static_cast<long>(kPanelGroup) * NR * kc;
+            j0 += group * NR, bp += static_cast<long>(group) * NR * kc;
         }
     }
     for (int j = j0; j < nc; j += NR) {
         const int nr = imin(NR, nc - j);
-        if (!transposed && nr == NR) {
-            for (int p = 0; p < kc; p++) {
-                const float* b_pj = b + p * ldb + j;
-                _mm256_store_ps(bp + p * NR, _mm256_loadu_ps(b_pj));
-                _mm256_store_ps(bp + p * NR + 8, _mm256_loadu_ps(b_pj + 8));
-            }
-        } else if (!transposed) {
+        if (!transposed) {
             for (int p = 0; p < kc; p++) {
                 for (int jj = 0; jj < NR; jj++) bp[p * NR + jj] = jj < nr ? b[p * ldb + j + jj] : 0.0f;
             }

@@ -78,32 +78,28 @@ void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
 }
 
 // Packs a (kc,nc) block of B into NR-column panels: panel[p*NR + jj]. B(p,j) is b[p*ldb + j], or
-// b[j*ldb + p] when transposed. Columns past nc are zero. Untransposed, full panels are filled
-// kPanelGroup at a time so each row of b is read 256 floats at a stretch (as avx2 does).
+// b[j*ldb + p] when transposed. Columns past nc are zero. Untransposed, full panels are filled up
+// to kPanelGroup at a time so each row of b is read 256 floats at a stretch (as avx2 does).
 constexpr int kPanelGroup = 32;
 void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed) {
     int j0 = 0;
     if (!transposed) {
-        for (; j0 + kPanelGroup * NR <= nc; j0 += kPanelGroup * NR) {
+        for (; j0 + NR <= nc;) {
+            const int group = imin(kPanelGroup, (nc - j0) / NR);
             for (int p = 0; p < kc; p++) {
                 const float* b_p = b + p * ldb + j0;
-                for (int g = 0; g < kPanelGroup; g++) {
+                for (int g = 0; g < group; g++) {
                     float* panel_p = bp + static_cast<long>(g) * NR * kc + p * NR;
                     wasm_v128_store(panel_p, wasm_v128_load(b_p + g * NR));
                     wasm_v128_store(panel_p + 4, wasm_v128_load(b_p + g * NR + 4));
                 }
             }
-            bp += static_cast<long>(kPanelGroup) * NR * kc;
+            j0 += group * NR, bp += static_cast<long>(group) * NR * kc;
         }
     }
     for (int j = j0; j < nc; j += NR) {
         const int nr = imin(NR, nc - j);
-        if (!transposed && nr == NR) {
-            for (int p = 0; p < kc; p++) {
-                wasm_v128_store(bp + p * NR, wasm_v128_load(b + p * ldb + j));
-                wasm_v128_store(bp + p * NR + 4, wasm_v128_load(b + p * ldb + j + 4));
-            }
-        } else if (!transposed) {
+        if (!transposed) {
             for (int p = 0; p < kc; p++) {
                 for (int jj = 0; jj < NR; jj++) bp[p * NR + jj] = jj < nr ? b[p * ldb + j + jj] : 0.0f;
             }
