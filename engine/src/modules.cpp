@@ -235,6 +235,11 @@ int64_t MultiHeadAttention::num_params() const {
            W_value.weight.numel() + W_value.bias.numel() + out_proj.weight.numel() + out_proj.bias.numel();
 }
 
+int64_t MultiHeadAttention::count_params(int64_t d_in, int64_t d_out, bool qkv_bias) {
+    const int64_t projection = d_in * d_out + (qkv_bias ? d_out : 0);  // W_query, W_key, W_value
+    return 3 * projection + d_out * d_out + d_out;                      // out_proj has a bias
+}
+
 Tensor MultiHeadAttention::forward(const Tensor& x, Generator& gen, AttentionTrace* trace) const {
     require_input(x, 3, W_query.weight.shape[1], "MultiHeadAttention");
     const int64_t b = x.shape[0], num_tokens = x.shape[1];

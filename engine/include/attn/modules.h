@@ -81,6 +81,8 @@ struct MultiHeadAttention {
     // for, forces the materialised path so every intermediate exists.
     Tensor forward(const Tensor& x, Generator& gen, AttentionTrace* trace = nullptr) const;
     int64_t num_params() const;
+    // The same count without building the module (exercise 3.3's GPT-2 size has 2.4 million weights).
+    static int64_t count_params(int64_t d_in, int64_t d_out, bool qkv_bias);
 };
 
 // The page's temperature slider: softmax(scores / T).

@@ -1,0 +1,267 @@
+// section_data (attn/sections.h): the chapter's parts (attn/book.h) on the learner's inputs, plus
+// the intermediates each section draws: every query, key and value, the score matrices, the softmax's
+// exps for row 2, the weights under a temperature and z(2) under it, the batched-vs-one-token check.
+#include "attn/sections.h"
+
+#include <algorithm>
+#include <cmath>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+
+#include "attn/book.h"
+#include "attn/generator.h"
+#include "attn/limits.h"
+#include "attn/modules.h"
+#include "attn/request.h"
+
+namespace attn {
+
+namespace {
+
+using nlohmann::json;
+
+// Teaching sizes, as bookCellsFor: every module of the chapter is built, dropout masks included.
+constexpr int64_t kMaxTokens = 64, kMaxDim = 64;
+
+struct SectionRequest {
+    std::string section;
+    Tensor inputs;
+    int64_t d_out = 2;
+    Seeds seeds;
+    std::optional<double> temperature;
+    std::string corrupt = "none";
+    int64_t corrupt_row = 1;
+};
+
+int64_t whole_field(const json& j, const char* name, int64_t lo, int64_t hi) {
+    const json& v = j.at(name);
+    const std::string range = " from " + std::to_string(lo) + " to " + std::to_string(hi);
+    if (!v.is_number()) throw Error(std::string("\"") + name + "\" must be a whole number" + range);
+    const double d = v.get<double>();
+    if (!(std::floor(d) == d && d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) {
+        throw Error(std::string("\"") + name + "\" must be a whole number" + range + ", got " + v.dump());
+    }
+    return static_cast<int64_t>(d);
+}
+
+SectionRequest parse(const std::string& text) {
+    if (text.size() > static_cast<size_t>(limits::kMaxRequestBytes)) {
+        throw Error("the request is larger than " + std::to_string(limits::kMaxRequestBytes) + " bytes");
+    }
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        throw Error("the request must be a JSON object like {\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
+    }
+    static const std::set<std::string> known = {"section", "inputs", "d_out", "seed", "temperature", "corrupt",
+                                                "corrupt_row"};
+    for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!known.count(it.key())) {
+            throw Error("unknown field " + json_quote(it.key()) +
+                        "; the fields are section, inputs, d_out, seed, temperature, corrupt, corrupt_row");
+        }
+    }
+    SectionRequest r;
+    std::string ids;
+    for (const char* id : kSectionIds) ids += std::string(ids.empty() ? "" : ", ") + id;
+    if (!j.contains("section") || !j["section"].is_string()) throw Error("\"section\" must be one of: " + ids);
+    r.section = j["section"].get<std::string>();
+    bool found = false;
+    for (const char* id : kSectionIds) found = found || r.section == id;
+    if (!found) throw Error("unknown section " + json_quote(r.section) + "; use one of: " + ids);
+
+    if (!j.contains("inputs") || !j["inputs"].is_array() || j["inputs"].empty() || !j["inputs"][0].is_array()) {
+        throw Error("\"inputs\" must be rows of numbers, one row per token, e.g. [[0.43, 0.15, 0.89], ...]");
+    }
+    const json& rows = j["inputs"];
+    const size_t tokens = rows.size(), d_in = rows[0].size();
+    if (tokens < 2 || tokens > kMaxTokens || d_in < 1 || d_in > kMaxDim) {
+        throw Error("\"inputs\" must have 2 to " + std::to_string(kMaxTokens) + " rows of 1 to " +
+                    std::to_string(kMaxDim) + " numbers each");
+    }
+    r.inputs = Tensor::zeros({static_cast<int64_t>(tokens), static_cast<int64_t>(d_in)});
+    for (size_t i = 0; i < tokens; i++) {
+        if (!rows[i].is_array() || rows[i].size() != d_in) {
+            throw Error("row " + std::to_string(i + 1) + " of \"inputs\" must have " + std::to_string(d_in) +
+                        " numbers, as the first row has");
+        }
+        for (size_t k = 0; k < d_in; k++) {
+            const json& v = rows[i][k];
+            if (!v.is_number() || !std::isfinite(v.get<double>())) {
+                throw Error("inputs[" + std::to_string(i) + "][" + std::to_string(k) + "] must be a finite number");
+            }
+            r.inputs.data[i * d_in + k] = static_cast<float>(v.get<double>());
+        }
+    }
+    if (!j.contains("d_out")) throw Error("missing field \"d_out\": give a whole number from 1 to 64");
+    r.d_out = whole_field(j, "d_out", 1, kMaxDim);
+    if (j.contains("seed") && !j["seed"].is_null()) {
+        // torch.manual_seed takes any 64-bit integer; JSON numbers are exact to 2^53
+        r.seeds.learner = static_cast<uint64_t>(whole_field(j, "seed", -(int64_t(1) << 53), int64_t(1) << 53));
+    }
+    if (j.contains("temperature")) {
+        const json& t = j["temperature"];
+        if (!t.is_number() || !(t.get<double>() > 0) || !std::isfinite(t.get<double>())) {
+            throw Error("\"temperature\" must be a finite number greater than 0");
+        }
+        r.temperature = t.get<double>();
+    }
+    if (j.contains("corrupt")) {
+        const json& c = j["corrupt"];
+        if (!c.is_string() || (c != "none" && c != "row" && c != "inputs")) {
+            throw Error("\"corrupt\" must be \"none\", \"row\" or \"inputs\"");
+        }
+        r.corrupt = c.get<std::string>();
+    }
+    if (j.contains("corrupt_row")) r.corrupt_row = whole_field(j, "corrupt_row", 1, static_cast<int64_t>(tokens));
+    if (r.corrupt == "inputs" && d_in < 2) throw Error("corrupting the inputs swaps two columns, so they need at least 2");
+    return r;
+}
+
+std::string number_json(double v) {
+    if (std::isnan(v)) return "\"nan\"";
+    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
+    return float_text(static_cast<float>(v));
+}
+
+std::string cell_json(const BookCell& c) {
+    if (!c.error.empty()) return "{\"error\":" + json_quote(c.error) + "}";
+    std::string out = "{\"shape\":[";
+    for (size_t i = 0; i < c.shape.size(); i++) out += (i ? "," : "") + std::to_string(c.shape[i]);
+    out += "],\"values\":[";
+    for (size_t i = 0; i < c.values.size(); i++) out += (i ? "," : "") + number_json(c.values[i]);
+    out += "],\"print\":" + json_quote(c.print_plain);
+    if (!c.grad_fn.empty()) {
+        out += ",\"grad_fn\":" + json_quote(c.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(c.print);
+    }
+    if (c.label) out += ",\"label\":" + json_quote(*c.label);
+    return out + ",\"line\":" + json_quote(c.print_line()) + "}";
+}
+
+// Row i (from 0) of a 2-D tensor, as its own 1-D tensor.
+Tensor row(const Tensor& t, int64_t i) { return select(t, i); }
+
+// SelfAttention_v1 with the book's step-by-step seed: the weights of 3.4.1, every intermediate kept.
+AttentionTrace v1_trace(const SectionRequest& r) {
+    Generator gen;
+    gen.manual_seed(r.seeds(123));
+    const SelfAttentionV1 sa(r.inputs.shape[1], r.d_out, gen);
+    AttentionTrace tr;
+    sa.forward(r.inputs, &tr);
+    return tr;
+}
+
+void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
+    const AttentionTrace tr = v1_trace(r);
+    for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"queries", &tr.queries},
+                                  {"keys", &tr.keys}, {"values", &tr.values}, {"attn_scores", &tr.attn_scores},
+                                  {"scaled_scores", &tr.scaled_scores}, {"attn_weights", &tr.attn_weights},
+                                  {"context_vec", &tr.context_vec}}) {
+        Tensor plain = *t;
+        plain.grad_fn.clear();  // the step-by-step code computes them from plain tensors
+        plain.requires_grad = false;
+        out.push_back(tensor_cell(name, plain));
+    }
+    // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum
+    const Tensor scaled_2 = row(tr.scaled_scores, 1);
+    out.push_back(tensor_cell("scaled_scores_2", scaled_2));
+    const Tensor exps_2 = exp(scaled_2);
+    out.push_back(tensor_cell("exps_2", exps_2));
+    out.push_back(tensor_cell("exps_2_sum", sum(exps_2)));
+}
+
+// The slider: the same unscaled scores divided by T before the softmax (T = √d_k by default, which
+// gives 3.4.1's weights), the whole weight map under T, and z(2) under T.
+void add_temperature(std::vector<BookCell>& out, const SectionRequest& r) {
+    const AttentionTrace tr = v1_trace(r);
+    const double T = r.temperature.value_or(sqrt_dk(tr.keys.shape.back()));
+    Tensor values = tr.values, scores = tr.attn_scores;
+    for (Tensor* t : {&values, &scores}) {
+        t->grad_fn.clear();
+        t->requires_grad = false;
+    }
+    out.push_back(tensor_cell("values", values));
+    out.push_back(tensor_cell("attn_scores", scores));
+    out.push_back(tensor_cell("attn_scores_2", row(scores, 1)));
+    const Tensor weights = temperature_softmax(scores, T);
+    out.push_back(tensor_cell("temperature_weights", weights));
+    const Tensor weights_2 = row(weights, 1);
+    out.push_back(tensor_cell("temperature_weights_2", weights_2));
+    out.push_back(tensor_cell("temperature_context_2", matmul(weights_2, values)));
+    out.push_back(tensor_cell("temperature", Tensor({}, {static_cast<float>(T)})));
+}
+
+// The batched product next to one token at a time (row i of the weights times the inputs), with an
+// optional bug: one row of the weights reversed, or the inputs read with columns 1 and 2 swapped.
+void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
+    const Tensor& x = r.inputs;
+    const int64_t n = x.shape[0], d = x.shape[1];
+    const Tensor weights = softmax(matmul(x, T(x)), -1);
+    Tensor w = weights, xb = x;
+    if (r.corrupt == "row") {
+        float* w_r = w.ptr() + (r.corrupt_row - 1) * n;
+        std::reverse(w_r, w_r + n);
+    } else if (r.corrupt == "inputs") {
+        for (int64_t i = 0; i < n; i++) std::swap(xb.data[i * d], xb.data[i * d + 1]);
+    }
+    const Tensor batched = matmul(w, xb);
+    for (int64_t i = 0; i < n; i++) {
+        const std::string k = std::to_string(i + 1);
+        out.push_back(tensor_cell("debug/batched/" + k, row(batched, i)));
+        out.push_back(tensor_cell("debug/one_token/" + k, matmul(row(weights, i), x)));
+    }
+}
+
+std::vector<BookCell> section_cells(const SectionRequest& r) {
+    std::vector<BookCell> out;
+    const auto append = [&](ChapterPart part) {
+        for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds)) out.push_back(std::move(c));
+    };
+    if (r.section == "batched") {
+        append(ChapterPart::simplified);
+        add_debug_rows(out, r);
+    } else if (r.section == "step-by-step") {
+        append(ChapterPart::step_by_step);
+        add_step_by_step(out, r);
+    } else if (r.section == "temperature") {
+        add_temperature(out, r);
+    } else if (r.section == "classes") {
+        append(ChapterPart::classes);
+        // Listing 3.1's row 2 is z(2) of the step-by-step section: the same weights, the same data flow
+        append(ChapterPart::step_by_step);
+        out.push_back(tensor_cell("3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1)));
+    } else if (r.section == "causal") {
+        append(ChapterPart::causal);
+    } else {
+        append(ChapterPart::multi_head);
+        // exercise 3.3: GPT-2 small's MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)
+        const int64_t n = MultiHeadAttention::count_params(768, 768, false);
+        out.push_back({"ex3.3/num_params", std::nullopt, std::to_string(n), {}, {static_cast<double>(n)}, "",
+                       std::to_string(n), ""});
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string section_data(const std::string& request_json) {
+    try {
+        const SectionRequest r = parse(request_json);
+        std::string out = "{\"section\":" + json_quote(r.section) + ",\"results\":{";
+        bool first = true;
+        for (const BookCell& c : section_cells(r)) {
+            out += (first ? "" : ",") + json_quote(c.id) + ":" + cell_json(c);
+            first = false;
+        }
+        return out + "}}";
+    } catch (const Error& e) {
+        return "{\"error\":" + json_quote(e.what()) + "}";
+    } catch (const std::bad_alloc&) {
+        return "{\"error\":\"this needs more memory than is available; use smaller sizes\"}";
+    } catch (const std::exception& e) {
+        return "{\"error\":" + json_quote(std::string("the engine failed: ") + e.what()) + "}";
+    }
+}
+
+}  // namespace attn

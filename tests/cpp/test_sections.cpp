@@ -1,0 +1,128 @@
+// section_data, the page's one data path: on the book's inputs every golden cell it returns is the
+// golden print; the learner's seed replaces every seed; the step-by-step extras agree with the
+// golden cells; per-statement errors and bad requests come back as sentences.
+#include <catch2/catch.hpp>
+#include <map>
+
+#include "attn/modules.h"
+#include "attn/request.h"
+#include "attn/sections.h"
+#include "fixtures.h"
+
+namespace {
+
+const char* kBookRows = "[[0.43,0.15,0.89],[0.55,0.87,0.66],[0.57,0.85,0.64],[0.22,0.58,0.33],[0.77,0.25,0.10],[0.05,0.80,0.55]]";
+
+nlohmann::json section(const std::string& id, const std::string& extra = "", int d_out = 2) {
+    const std::string request = "{\"section\":\"" + id + "\",\"inputs\":" + kBookRows +
+                                ",\"d_out\":" + std::to_string(d_out) + extra + "}";
+    return nlohmann::json::parse(attn::section_data(request));
+}
+
+std::map<std::string, nlohmann::json> golden_cells() {
+    std::map<std::string, nlohmann::json> out;
+    const nlohmann::json golden = fixture_json("chapter3.json");
+    for (const auto& c : golden["cells"]) out[c["id"].get<std::string>()] = c;
+    return out;
+}
+
+std::string golden_line(const nlohmann::json& c) {
+    const std::string print = c["print"].get<std::string>();
+    return c["label"].is_null() ? print : c["label"].get<std::string>() + " " + print;
+}
+
+}  // namespace
+
+TEST_CASE("every section's golden cells equal PyTorch's print with the book's seeds", "[sections]") {
+    const auto golden = golden_cells();
+    int checked = 0;
+    for (const char* id : attn::kSectionIds) {
+        const auto answer = section(id);
+        REQUIRE(answer.contains("results"));
+        for (const auto& [name, r] : answer["results"].items()) {
+            if (!golden.count(name)) continue;
+            INFO(id << " " << name);
+            CHECK(r["line"] == golden_line(golden.at(name)));
+            checked++;
+        }
+    }
+    CHECK(checked >= 60);
+}
+
+TEST_CASE("the step-by-step extras agree with the chapter's own cells", "[sections]") {
+    const auto r = section("step-by-step")["results"];
+    const auto golden = golden_cells();
+    // row 2 of the weights matrix and of the context vectors are 3.4.1's attn_weights_2 and z(2)
+    const auto& w = r["attn_weights"]["values"];
+    const auto& w2 = golden.at("3.4.1/attn_weights_2")["values"];
+    for (int j = 0; j < 6; j++) CHECK(static_cast<float>(json_value(w[6 + j])) == static_cast<float>(json_value(w2[j])));
+    CHECK(r["keys"]["shape"] == nlohmann::json::array({6, 2}));
+    CHECK(r["attn_scores"]["shape"] == nlohmann::json::array({6, 6}));
+    CHECK(r["exps_2"]["shape"] == nlohmann::json::array({6}));
+    double sum = 0;
+    for (const auto& v : r["exps_2"]["values"]) sum += json_value(v);
+    CHECK(close(json_value(r["exps_2_sum"]["values"][0]), sum));
+    CHECK(r["3.4.1/attn_score_22"]["print"] == "tensor(1.8524)");
+}
+
+TEST_CASE("the temperature section: √d_k by default gives 3.4.1's weights, any T its softmax", "[sections]") {
+    const auto golden = golden_cells();
+    const auto r = section("temperature")["results"];
+    CHECK(r["temperature_weights_2"]["print"] == golden.at("3.4.1/attn_weights_2")["print"]);
+    CHECK(r["temperature_context_2"]["print"] == golden.at("3.4.1/context_vec_2")["print"]);
+    CHECK(r["temperature_weights"]["shape"] == nlohmann::json::array({6, 6}));
+    const auto hot = section("temperature", ",\"temperature\":100")["results"];
+    const auto eval = nlohmann::json::parse(attn::eval_request(
+        "{\"op\":\"softmax\",\"temperature\":100,\"x\":" + golden.at("3.4.1/attn_scores_2")["values"].dump() + "}").json);
+    CHECK(hot["temperature_weights_2"]["print"] == eval["print"]);
+}
+
+TEST_CASE("a learner's seed replaces every torch.manual_seed, Listing 3.2's 789 included", "[sections]") {
+    const auto book = section("classes")["results"];
+    const auto seeded = section("classes", ",\"seed\":789")["results"];
+    const auto eval_v1 = nlohmann::json::parse(attn::eval_request(
+        std::string("{\"op\":\"self_attention_v1\",\"seed\":789,\"d_out\":2,\"x\":") + kBookRows + "}").json);
+    CHECK(seeded["3.4.2/sa_v1"]["print_with_grad_fn"] == eval_v1["print_with_grad_fn"]);
+    CHECK(seeded["3.4.2/sa_v2"]["print"] == book["3.4.2/sa_v2"]["print"]);  // 789 was its seed already
+    const auto seven = section("causal", ",\"seed\":7")["results"];
+    CHECK(seven["3.5.2/dropout_ones"]["print"] != section("causal")["results"]["3.5.2/dropout_ones"]["print"]);
+}
+
+TEST_CASE("a statement the sizes do not allow carries its sentence; the rest is computed", "[sections]") {
+    const auto r = section("multi-head", "", 3)["results"];
+    CHECK(r["3.6.2/context_vecs"]["error"] == "d_out (3) must be divisible by num_heads (2)");
+    CHECK(r["3.6.1/context_vecs"]["shape"] == nlohmann::json::array({2, 6, 6}));
+    CHECK(r["ex3.3/num_params"]["line"] == "2360064");
+}
+
+TEST_CASE("the GPT-2 parameter count without building the module equals the built module's", "[sections]") {
+    attn::Generator gen(1);
+    for (auto [d_in, d_out, bias] : {std::tuple{3, 2, false}, {5, 4, true}, {768, 768, false}}) {
+        const attn::MultiHeadAttention mha(d_in, d_out, 4, 0.0, 2, bias, gen);
+        CHECK(attn::MultiHeadAttention::count_params(d_in, d_out, bias) == mha.num_params());
+    }
+}
+
+TEST_CASE("the batched check: one reversed row disagrees in that row only", "[sections]") {
+    const auto r = section("batched", ",\"corrupt\":\"row\",\"corrupt_row\":3")["results"];
+    for (int i = 1; i <= 6; i++) {
+        const std::string k = std::to_string(i);
+        CHECK((r["debug/batched/" + k]["print"] == r["debug/one_token/" + k]["print"]) == (i != 3));
+    }
+}
+
+TEST_CASE("bad section requests are refused with a sentence", "[sections]") {
+    const auto error = [](const std::string& request) {
+        const auto j = nlohmann::json::parse(attn::section_data(request));
+        return j.value("error", std::string("(answered)"));
+    };
+    CHECK(error("not json").find("JSON object") != std::string::npos);
+    CHECK(error(R"({"section":"__proto__","inputs":[[1],[2]],"d_out":1})") ==
+          "unknown section \"__proto__\"; use one of: batched, step-by-step, temperature, classes, causal, multi-head");
+    CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed,d_out":1})").find("unknown field") == 0);
+    CHECK(error(R"({"section":"causal","inputs":[[1,2],[2]],"d_out":1})") ==
+          "row 2 of \"inputs\" must have 2 numbers, as the first row has");
+    CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":0})").find("\"d_out\" must be a whole number") == 0);
+    CHECK(error(R"({"section":"temperature","inputs":[[1],[2]],"d_out":1,"temperature":0})").find("temperature") != std::string::npos);
+    CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed":1.5})").find("\"seed\"") == 0);
+}
