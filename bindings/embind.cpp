@@ -11,6 +11,7 @@
 #include "attn/lab.h"
 #include "attn/limits.h"
 #include "attn/request.h"
+#include "attn/sections.h"
 
 using emscripten::val;
 
@@ -52,6 +53,17 @@ std::string eval_request(const val& json) {
         return attn::eval_request(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>()).json;
     }
     return attn::eval_request(json.as<std::string>()).json;
+}
+
+// The page's data path: one call per section and update (attn/sections.h).
+std::string section_data(const val& json) {
+    if (!json.isString()) {
+        return "{\"error\":\"sectionData takes the request as a JSON string, e.g. JSON.stringify({section: 'temperature', inputs, d_out: 2})\"}";
+    }
+    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) {
+        return attn::section_data(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>());
+    }
+    return attn::section_data(json.as<std::string>());
 }
 
 std::string book_text() { return attn::book_text(); }
@@ -135,6 +147,7 @@ val bench_mha(double tokens, double runs) { return bench_result(attn::lab::bench
 
 EMSCRIPTEN_BINDINGS(attention_lab) {
     emscripten::function("evalRequest", &eval_request);
+    emscripten::function("sectionData", &section_data);
     emscripten::function("bookText", &book_text);
     emscripten::function("bookCells", &book_cells);
     emscripten::function("bookCellsFor", &book_cells_for);

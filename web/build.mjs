@@ -1,8 +1,9 @@
 // Assembles build/web/ (except build/web/engine/, which the wasm build writes): the <attention-lab>
-// bundle, the pages, the worker and KaTeX. Plain concatenation, no bundler: node web/build.mjs
+// bundle, the pages, the worker and KaTeX. node web/build.mjs [--dev]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build/web');
@@ -31,21 +32,38 @@ for (const m of katexCss.matchAll(/@font-face\{([^}]*)\}/g)) {
 }
 const katexCssNoFonts = katexCss.replace(/@font-face\{[^}]*\}/g, '');
 
-const srcDir = path.join(root, 'web/src');
-const sources = fs.readdirSync(srcDir).filter((f) => f.endsWith('.js')).sort();
-const bundle = [
-  '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model',
-  ' * (From Scratch)". Built by web/build.mjs from web/src/; KaTeX (MIT) comes from katex-lib.js beside it. */',
-  '(() => {',
-  "'use strict';",
-  `const ELEMENT_CSS = ${JSON.stringify(read(path.join(srcDir, 'element.css')))};`,
-  `const KATEX_CSS = ${JSON.stringify(katexCssNoFonts)};`,
-  `const KATEX_FONTS = ${JSON.stringify(fonts)};`,
-  ...sources.map((f) => `// ---- web/src/${f}\n${read(path.join(srcDir, f))}`),
-  '})();',
-  '',
-].join('\n');
-fs.writeFileSync(path.join(out, 'attention-lab.js'), bundle);
+// The element: ES modules from web/src (entry element.js), bundled by esbuild into one classic script
+// (an IIFE: it runs from file:// pages and from a <script> on another origin). element.css and the
+// book's listings (book/listings/*.py, the files scripts/golden_chapter3.py runs) come in as text;
+// KaTeX's CSS and font list as the virtual module "katex-assets". Minified with a source map, unless
+// --dev is given.
+const dev = process.argv.includes('--dev');
+const katexAssets = {
+  name: 'katex-assets',
+  setup(b) {
+    b.onResolve({ filter: /^katex-assets$/ }, () => ({ path: 'katex-assets', namespace: 'katex-assets' }));
+    b.onLoad({ filter: /.*/, namespace: 'katex-assets' }, () => ({
+      contents: `export const KATEX_CSS = ${JSON.stringify(katexCssNoFonts)};\nexport const KATEX_FONTS = ${JSON.stringify(fonts)};`,
+      loader: 'js',
+    }));
+  },
+};
+const result = await esbuild.build({
+  entryPoints: [path.join(root, 'web/src/element.js')],
+  outfile: path.join(out, 'attention-lab.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  minify: !dev,
+  sourcemap: dev ? false : 'linked',
+  loader: { '.css': 'text', '.py': 'text' },
+  plugins: [katexAssets],
+  banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
+  metafile: true,
+  logLevel: 'warning',
+});
+const bundleBytes = fs.statSync(path.join(out, 'attention-lab.js')).size;
+const sources = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('web/src/'));
 
 // KaTeX for the element, beside attention-lab.js, which loads it with a <script> while the engine loads
 // (so Chromium compiles it off the main thread and its setup runs in a task of its own). A module object
@@ -64,4 +82,4 @@ const TOOLS = new Set(['build.mjs', 'serve.mjs']);
 for (const f of fs.readdirSync(path.join(root, 'web'))) {
   if (!TOOLS.has(f) && /\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'web', f), path.join(out, f));
 }
-console.log(`build/web: attention-lab.js (${(bundle.length / 1024).toFixed(0)} KiB), ${sources.length} sources, ${woff2.length} fonts`);
+console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts`);

@@ -71,27 +71,30 @@ SectionRequest parse(const std::string& text) {
     for (const char* id : kSectionIds) found = found || r.section == id;
     if (!found) throw Error("unknown section " + json_quote(r.section) + "; use one of: " + ids);
 
-    if (!j.contains("inputs") || !j["inputs"].is_array() || j["inputs"].empty() || !j["inputs"][0].is_array()) {
+    if (!j.contains("inputs")) {
+        r.inputs = book_inputs();
+    } else if (!j["inputs"].is_array() || j["inputs"].empty() || !j["inputs"][0].is_array()) {
         throw Error("\"inputs\" must be rows of numbers, one row per token, e.g. [[0.43, 0.15, 0.89], ...]");
-    }
-    const json& rows = j["inputs"];
-    const size_t tokens = rows.size(), d_in = rows[0].size();
-    if (tokens < 2 || tokens > kMaxTokens || d_in < 1 || d_in > kMaxDim) {
-        throw Error("\"inputs\" must have 2 to " + std::to_string(kMaxTokens) + " rows of 1 to " +
-                    std::to_string(kMaxDim) + " numbers each");
-    }
-    r.inputs = Tensor::zeros({static_cast<int64_t>(tokens), static_cast<int64_t>(d_in)});
-    for (size_t i = 0; i < tokens; i++) {
-        if (!rows[i].is_array() || rows[i].size() != d_in) {
-            throw Error("row " + std::to_string(i + 1) + " of \"inputs\" must have " + std::to_string(d_in) +
-                        " numbers, as the first row has");
+    } else {
+        const json& rows = j["inputs"];
+        const size_t tokens = rows.size(), d_in = rows[0].size();
+        if (tokens < 2 || tokens > kMaxTokens || d_in < 1 || d_in > kMaxDim) {
+            throw Error("\"inputs\" must have 2 to " + std::to_string(kMaxTokens) + " rows of 1 to " +
+                        std::to_string(kMaxDim) + " numbers each");
         }
-        for (size_t k = 0; k < d_in; k++) {
-            const json& v = rows[i][k];
-            if (!v.is_number() || !std::isfinite(v.get<double>())) {
-                throw Error("inputs[" + std::to_string(i) + "][" + std::to_string(k) + "] must be a finite number");
+        r.inputs = Tensor::zeros({static_cast<int64_t>(tokens), static_cast<int64_t>(d_in)});
+        for (size_t i = 0; i < tokens; i++) {
+            if (!rows[i].is_array() || rows[i].size() != d_in) {
+                throw Error("row " + std::to_string(i + 1) + " of \"inputs\" must have " + std::to_string(d_in) +
+                            " numbers, as the first row has");
             }
-            r.inputs.data[i * d_in + k] = static_cast<float>(v.get<double>());
+            for (size_t k = 0; k < d_in; k++) {
+                const json& v = rows[i][k];
+                if (!v.is_number() || !std::isfinite(v.get<double>())) {
+                    throw Error("inputs[" + std::to_string(i) + "][" + std::to_string(k) + "] must be a finite number");
+                }
+                r.inputs.data[i * d_in + k] = static_cast<float>(v.get<double>());
+            }
         }
     }
     if (!j.contains("d_out")) throw Error("missing field \"d_out\": give a whole number from 1 to 64");
@@ -114,7 +117,8 @@ SectionRequest parse(const std::string& text) {
         }
         r.corrupt = c.get<std::string>();
     }
-    if (j.contains("corrupt_row")) r.corrupt_row = whole_field(j, "corrupt_row", 1, static_cast<int64_t>(tokens));
+    const int64_t tokens = r.inputs.shape[0], d_in = r.inputs.shape[1];
+    if (j.contains("corrupt_row")) r.corrupt_row = whole_field(j, "corrupt_row", 1, tokens);
     if (r.corrupt == "inputs" && d_in < 2) throw Error("corrupting the inputs swaps two columns, so they need at least 2");
     return r;
 }
@@ -215,6 +219,7 @@ void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
 
 std::vector<BookCell> section_cells(const SectionRequest& r) {
     std::vector<BookCell> out;
+    if (r.section != "batched") out.push_back(tensor_cell("inputs", r.inputs));  // batched's part has it
     const auto append = [&](ChapterPart part) {
         for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds)) out.push_back(std::move(c));
     };

@@ -11,12 +11,12 @@ namespace attn {
 inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temperature", "classes", "causal",
                                               "multi-head"};
 
-// request: {"section": id, "inputs": [[...], ...] (tokens × d_in), "d_out": n,
+// request: {"section": id, "inputs": [[...], ...] (tokens × d_in; absent: the book's), "d_out": n,
 //           "seed": n or null (null or absent: the book's seeds, 123 and 789 where the book has them;
 //                    a number replaces the seed of every torch.manual_seed(...) in the section's code),
 //           "temperature": T (temperature only; default √d_k),
 //           "corrupt": "none" | "row" | "inputs", "corrupt_row": 1..tokens (batched only)}
-// answer:  {"section": id, "results": {name: R, ...}} with R as eval's result (shape, values, print
+// answer:  {"section": id, "results": {name: R, ...}}, "inputs" among them, with R as eval's result (shape, values, print
 //           without grad_fn, grad_fn and print_with_grad_fn when it has one) plus "line", exactly what
 //           Python's print writes, and "label" when print has one; or R = {"error": sentence} for a
 //           statement that cannot run on these sizes. A bad request: {"error": sentence}. Never throws.

@@ -1,9 +1,10 @@
 // The learner's inputs: six words with their vectors, the seed and d_out. A bad field is marked at
 // that field (aria-invalid + a message) and keeps its last good value, so nothing else breaks.
+import { h, tex, para, uid } from './dom.js';
+import { TOKENS, D_IN, SEED_RULE, parseValue, parseWord, parseSeed, parseDOut } from './model.js';
 
-function editorPanel(ctx) {
-  const fields = [];   // {input, parse, apply(value), reset(): text, msg}
-  const grid = h('div', { class: 'scroll' });
+export function editorPanel(ctx) {
+  const fields = [];   // {input, parse, apply(value), bookText(), msg}
   const table = h('table', { class: 'editor-grid' }, h('caption', { text: 'The input tokens: a word and its 3-dimensional embedding x(i)' }),
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'token' }), h('th', { scope: 'col', text: 'word' }),
       [1, 2, 3].map((j) => h('th', { scope: 'col', text: `x${j}` })))));
@@ -15,26 +16,27 @@ function editorPanel(ctx) {
     const msg = h('p', { class: 'field-error', id: uid('err'), hidden: true });
     input.setAttribute('aria-label', label);
     const f = { input, msg, parse, apply, bookText, label };
-    input.addEventListener('input', () => check(f, true));
+    input.addEventListener('input', () => { if (check(f)) ctx.recompute(); });
     fields.push(f);
     where.append(msg);
     return input;
   }
-  function check(f, recompute) {
+  // Marks or clears the field at once (the recompute follows in the next frame); true when valid.
+  function check(f) {
     const r = f.parse(f.input.value);
     if (r.error) {
       f.input.setAttribute('aria-invalid', 'true');
       f.input.setAttribute('aria-describedby', f.msg.id);
       f.msg.textContent = `${f.label}: ${r.error}`;
       f.msg.hidden = false;
-      return;
+      return false;
     }
     f.input.removeAttribute('aria-invalid');
     f.input.removeAttribute('aria-describedby');
     f.msg.hidden = true;
     f.msg.textContent = '';
     f.apply(r.value);
-    if (recompute) ctx.recompute();
+    return true;
   }
 
   const book = ctx.book;
@@ -43,31 +45,31 @@ function editorPanel(ctx) {
     const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
       `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i], rowMessages);
     const cells = [0, 1, 2].map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
-      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => fullFloat(book.inputs[i * D_IN + j]), rowMessages)));
+      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => String(book.inputs[i * D_IN + j]), rowMessages)));
     tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells),
       h('tr', { class: 'err-row' }, rowMessages));
   }
   table.append(tbody);
-  grid.append(table);
 
-  const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', 'data-testid': 'seed' }),
-    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => String(book.seed));
+  const seedHelp = h('p', { class: 'hint', id: uid('seed-help'), 'data-testid': 'seed-rule', text: SEED_RULE });
+  const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: 'book’s', 'data-testid': 'seed' }),
+    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => '');
   const dOutInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
     'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, () => String(book.d_out));
-  const seedLabel = h('label', null, 'torch.manual_seed(', seedInput, ')');
-  const dOutLabel = h('label', null, 'd_out = ', dOutInput);
   const reset = h('button', { type: 'button', 'data-testid': 'reset', text: 'Reset to the book’s values' });
   reset.addEventListener('click', () => { fill(); ctx.recompute(); });
 
   // Puts the book's values in every field and clears every mark.
   function fill() {
-    for (const f of fields) { f.input.value = f.bookText(); check(f, false); }
+    for (const f of fields) { f.input.value = f.bookText(); check(f); }
   }
   fill();
 
   const el = h('details', { class: 'editor', open: ctx.open },
     h('summary', { text: 'Edit the inputs: words, vectors, seed, d_out' }),
     para('Change any value and every tensor below is recomputed by the engine at once. The book’s values come back with Reset.'),
-    grid, h('div', { class: 'controls' }, seedLabel, dOutLabel, reset), messages);
+    h('div', { class: 'scroll' }, table),
+    h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seedInput, ')'), h('label', null, 'd_out = ', dOutInput), reset),
+    seedHelp, messages);
   return { el };
 }

@@ -1,0 +1,105 @@
+// A hostile or strict host page: section names that are Object.prototype keys, inherited text styles,
+// a CSP that forbids workers, and Trusted Types. The element must show a sentence or work, never
+// throw, leak the host's styles or trip the host's policy at load. Also: every code cell is Python.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
+const { launch, startServer, newPage, waitForLab } = require('./helpers');
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+// A host page at the server's origin (beside attention-lab.js), served with the given CSP header.
+async function hostPage(name, { csp, head = '', body }) {
+  const { page, problems } = await newPage(browser.context);
+  await page.route(`${server.url}${name}`, (route) => route.fulfill({
+    status: 200, contentType: 'text/html; charset=utf-8', headers: csp ? { 'Content-Security-Policy': csp } : {},
+    body: `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">${head}${body}<script src="attention-lab.js"></script>`,
+  }));
+  return { page, problems };
+}
+
+test('section names that are Object.prototype keys get the usual sentence, no uncaught error', async () => {
+  for (const name of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
+    const { page, problems } = await newPage(browser.context);
+    await page.goto(`${server.url}?section=${name}`);
+    const message = page.locator('[data-testid=lab-error]');
+    await message.waitFor();
+    assert.match(await message.textContent(), new RegExp(`section="${name}" is not a section\\. Use one of: all, batched`));
+    assert.deepEqual(problems, [], name);
+  }
+});
+
+test('the host page\'s inherited text styles do not reach the widget', async () => {
+  const { page, problems } = await hostPage('host-css.html', {
+    head: '<style>body{text-transform:uppercase;letter-spacing:30px;word-spacing:40px;font-style:italic;text-align:right}</style>',
+    body: '<attention-lab section="step-by-step"></attention-lab>',
+  });
+  await page.goto(`${server.url}host-css.html`);
+  await waitForLab(page);
+  const out = page.locator('[data-cell="3.4.1/query_2"]');
+  assert.match(await out.evaluate((el) => el.innerText), /^tensor\(\[/);   // innerText applies text-transform
+  const style = await out.evaluate((el) => { const s = getComputedStyle(el); return [s.textTransform, s.letterSpacing, s.wordSpacing, s.fontStyle]; });
+  assert.deepEqual(style, ['none', 'normal', '0px', 'normal']);
+  const heading = page.locator('attention-lab h2');
+  assert.equal(await heading.evaluate((el) => getComputedStyle(el).textAlign), 'start');
+  assert.deepEqual(problems, []);
+});
+
+test('a host CSP that forbids workers sees no violation at load; the element creates no worker', async () => {
+  const { page, problems } = await hostPage('host-csp.html', {
+    csp: "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; worker-src 'none'",
+    body: '<attention-lab></attention-lab>',
+  });
+  await page.addInitScript(() => {
+    window.workersMade = 0;
+    const Real = window.Worker;
+    window.Worker = class extends Real { constructor(...a) { window.workersMade++; super(...a); } };
+  });
+  await page.goto(`${server.url}host-csp.html`);
+  await waitForLab(page);
+  assert.match(await page.locator('[data-testid=engine-footer]').textContent(), /^Engine: WebAssembly/);
+  assert.equal(await page.evaluate(() => window.workersMade), 0);
+  assert.deepEqual(problems, []);
+});
+
+test('under Trusted Types the element\'s own script loads (KaTeX, the engine loader) pass its policy', async () => {
+  const { page, problems } = await hostPage('host-tt.html', {
+    csp: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
+    body: '<attention-lab section="temperature"></attention-lab>',
+  });
+  await page.goto(`${server.url}host-tt.html`);
+  await page.waitForFunction(() => self.AttentionLabKatex && self.AttentionLabEngine, null, { timeout: 30000 });
+  // the policy refuses a script from anywhere else
+  const refused = await page.evaluate(() => {
+    try { trustedTypes.createPolicy('attention-lab', { createScriptURL: (u) => u }); return 'a second policy of that name was allowed'; } catch { return 'refused'; }
+  });
+  assert.ok(['refused', 'a second policy of that name was allowed'].includes(refused));
+  assert.deepEqual(problems.filter((p) => !/engine|TrustedScriptURL.*engine\//.test(p)), []);
+});
+
+test('every code cell is Python that parses', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  const cells = await page.locator('attention-lab code.language-python').evaluateAll((els) => els.map((el) => el.textContent));
+  assert.ok(cells.length >= 30, `only ${cells.length} code cells`);
+  assert.equal(await page.locator('attention-lab pre.code code:not(.language-python)').count(), 0);
+  const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : null;
+  if (python) {
+    const bad = JSON.parse(execFileSync(python, ['-c', `
+import ast, json, sys
+bad = []
+for i, src in enumerate(json.load(sys.stdin)):
+    try:
+        ast.parse(src)
+    except SyntaxError as e:
+        bad.append([i, str(e), src])
+print(json.dumps(bad))`], { input: JSON.stringify(cells) }).toString());
+    assert.deepEqual(bad, []);
+  }
+  assert.deepEqual(problems, []);
+});

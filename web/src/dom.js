@@ -1,0 +1,152 @@
+// DOM helpers for the element: nodes are built with DOM APIs only (no innerHTML), so a learner's
+// words can never become markup. Updates patch the tree in place (morph), so unchanged text,
+// rendered math and keyboard focus survive a recompute.
+import { BASE_URL } from './base-url.js';
+import { nextTask } from './tasks.js';
+import { scriptURL } from './trusted.js';
+
+// h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes.
+export function h(tag, props, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === 'text') el.textContent = value;
+    else if (key === 'class') el.className = value;
+    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return el;
+}
+
+// A node that morph keeps as it is (a control with listeners and state, built once by its section).
+export function keep(el) {
+  el.dataset.keep = '';
+  return el;
+}
+
+// Makes target's children look like source's: same-tag elements are patched (attributes, then their
+// children), text nodes get new data only when it differs, kept nodes are moved in as themselves,
+// and a math box whose TeX is unchanged keeps its rendering. Source is consumed.
+export function morph(target, source) {
+  const next = [...source.childNodes];
+  for (let i = 0; i < next.length; i++) {
+    const s = next[i], t = target.childNodes[i];
+    if (t === s) continue;
+    if (!t) target.append(s);
+    else if (samePlace(t, s)) patch(t, s);
+    else target.replaceChild(s, t);
+  }
+  while (target.childNodes.length > next.length) target.lastChild.remove();
+}
+
+function samePlace(t, s) {
+  if (t.nodeType !== s.nodeType) return false;
+  if (t.nodeType === Node.TEXT_NODE) return true;
+  if (t.nodeType !== Node.ELEMENT_NODE || t.tagName !== s.tagName) return false;
+  return !('keep' in t.dataset) && !('keep' in s.dataset);
+}
+
+function patch(t, s) {
+  if (t.nodeType === Node.TEXT_NODE) {
+    if (t.data !== s.data) t.data = s.data;
+    return;
+  }
+  if ('tex' in t.dataset && t.dataset.tex === s.dataset.tex) return;   // the same formula: keep its rendering
+  for (const { name } of [...t.attributes]) if (!s.hasAttribute(name)) t.removeAttribute(name);
+  for (const { name, value } of s.attributes) if (t.getAttribute(name) !== value) t.setAttribute(name, value);
+  morph(t, s);
+}
+
+// Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not
+// yet rendered (or whose TeX changed), from a cache of rendered formulas. While mathDeferred > 0 (an
+// element's first build) boxes are queued and rendered by drainMath a few ms per task, in page order,
+// so no task grows long.
+const texCache = new Map();
+const texQueue = [];
+let mathDeferred = 0;
+export function deferMath(delta) { mathDeferred += delta; }
+
+export function tex(source, display = false) {
+  return h(display ? 'div' : 'span', { class: display ? 'math display' : 'math', 'data-tex': (display ? 'D' : 'I') + source });
+}
+
+function renderBox(el) {
+  const key = el.dataset.tex;
+  if (!key || el.dataset.rendered === key) return;
+  const cached = texCache.get(key);
+  if (cached) {
+    el.replaceChildren(...cached.cloneNode(true).childNodes);
+  } else if (!katexModule) {
+    el.textContent = key.slice(1);   // KaTeX would not load: the TeX, readable
+  } else {
+    el.replaceChildren();
+    katexModule.render(key.slice(1), el, { displayMode: key[0] === 'D', throwOnError: false, output: 'htmlAndMathml' });
+    if (texCache.size > 2000) texCache.clear();
+    texCache.set(key, el.cloneNode(true));
+  }
+  el.dataset.rendered = key;
+}
+
+export function renderMath(root) {
+  for (const el of root.querySelectorAll('[data-tex]')) {
+    if (el.dataset.rendered === el.dataset.tex) continue;
+    if (mathDeferred > 0 || !katexModule) texQueue.push(el);
+    else renderBox(el);
+  }
+}
+
+// Renders the queued boxes, about 8 ms of them per task; resolves when none are left.
+export async function drainMath() {
+  await loadKatex();
+  while (texQueue.length) {
+    await nextTask();
+    const start = performance.now();
+    while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
+  }
+}
+
+// KaTeX lives in katex-lib.js beside this script, loaded by a <script> as soon as an element connects
+// (in parallel with the engine): the browser compiles it off the main thread and runs its setup in a
+// task of its own. Resolves once it ran, or failed (formulas then show their TeX source).
+let katexModule = null;
+let katexLoading = null;
+export function loadKatex() {
+  if (!katexLoading) {
+    katexLoading = new Promise((resolve) => {
+      if (self.AttentionLabKatex) { katexModule = self.AttentionLabKatex; resolve(); return; }
+      const s = document.createElement('script');
+      s.src = scriptURL(new URL('katex-lib.js', BASE_URL).href);
+      s.onload = () => { katexModule = self.AttentionLabKatex || null; resolve(); };
+      s.onerror = () => resolve();
+      document.head.append(s);
+    });
+  }
+  return katexLoading;
+}
+
+// A paragraph from mixed parts: strings stay text, ['$', tex] parts become math.
+export function para(...parts) {
+  return h('p', null, parts.map((p) => (Array.isArray(p) ? tex(p[1]) : p)));
+}
+
+// 4 decimals, as the book writes numbers in running text.
+export const fixed4 = (v) => Number(v).toFixed(4);
+
+// Python code, marked as highlighters expect it.
+export function pythonCode(python) {
+  return h('pre', { class: 'code' }, h('code', { class: 'language-python', text: python }));
+}
+
+// A code cell: the book's Python, then what print shows, computed by the engine.
+export function codeCell(python, output, extra = {}) {
+  return h('figure', { class: 'cell' }, pythonCode(python),
+    h('pre', { class: 'out', 'data-testid': extra.testid, 'data-cell': extra.cell, text: output }));
+}
+
+// A fresh id for aria links; unique per document even with several elements on one page.
+let idCounter = 0;
+export const uid = (stem) => `al-${stem}-${++idCounter}`;

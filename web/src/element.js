@@ -1,0 +1,146 @@
+// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head"
+//                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
+// Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
+import ELEMENT_CSS from './element.css';
+import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
+import { BASE_URL } from './base-url.js';
+import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
+import { loadEngine, sectionData } from './engine.js';
+import { bookState, inputRows, BOOK_D_OUT } from './model.js';
+import { nextTask, nextFrame } from './tasks.js';
+import { SECTIONS, sectionById } from './sections/registry.js';
+import { editorPanel } from './editor.js';
+import { ladder } from './ladder.js';
+
+const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
+
+let sharedSheet = null;
+function styleSheet() {
+  if (!sharedSheet) {
+    sharedSheet = new CSSStyleSheet();
+    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS);
+  }
+  return sharedSheet;
+}
+
+// @font-face does not work inside a shadow root, so KaTeX's faces are added to the document's set, as
+// URLs of the woff2 files in katex/fonts/ beside this script (the same-folder rule as the engine; works
+// from file:// and, with CORS, across origins). A face in the set is only fetched when text on screen
+// uses it, so the page downloads the few its math needs. Done in a later task, off the first one.
+let fontsAdded = false;
+function addKatexFonts() {
+  if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
+  fontsAdded = true;
+  nextTask().then(() => {
+    for (const f of KATEX_FONTS) {
+      const url = new URL(`katex/fonts/${f.file}`, BASE_URL).href;
+      document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' }));
+    }
+  });
+}
+
+class AttentionLabElement extends HTMLElement {
+  static get observedAttributes() { return ['section', 'engine']; }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.adoptedStyleSheets = [styleSheet()];
+    this.generation = 0;
+    // Resolves when every section shows the latest inputs (tests and embedders may await it).
+    this.updateComplete = Promise.resolve();
+  }
+
+  connectedCallback() { addKatexFonts(); loadKatex(); this.render(); }
+  disconnectedCallback() { this.generation++; }
+  attributeChangedCallback() { if (this.isConnected) this.render(); }
+
+  // A visible sentence instead of the content (bad attribute, engine that would not load).
+  showMessage(text) {
+    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
+  }
+
+  async render() {
+    const generation = ++this.generation;
+    const section = (this.getAttribute('section') || 'all').trim();
+    const kind = (this.getAttribute('engine') || 'auto').trim();
+    if (section !== 'all' && !sectionById(section)) {
+      this.showMessage(`attention-lab: section="${section.slice(0, 40)}" is not a section. Use one of: all, ${SECTIONS.map((s) => s.id).join(', ')}.`);
+      return;
+    }
+    if (!ENGINES.has(kind)) {
+      this.showMessage(`attention-lab: engine="${kind.slice(0, 40)}" is not an engine. Use auto, simd or scalar.`);
+      return;
+    }
+    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' })));
+    let loaded;
+    try {
+      loaded = await loadEngine(kind);
+    } catch (e) {
+      if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}`);
+      return;
+    }
+    if (generation !== this.generation) return;
+    await nextTask();   // the build in a task of its own, after the engine's start-up
+    if (generation !== this.generation) return;
+    this.build(section, loaded.engine, loaded.kind, generation);
+  }
+
+  build(section, engine, kind, generation) {
+    // The book's inputs, as the engine holds them (each with its shortest float text).
+    const book = bookState(sectionData(engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
+    const status = h('p', { class: 'note error', role: 'alert', hidden: true });
+    let scheduled = false, firstPass = true;
+    const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
+    const ctx = {
+      engine, book, state: { ...book, words: book.words.slice(), inputs: book.inputs.slice() }, open: section === 'all',
+      kind: () => kind,
+      // The section's one engine call for this update: everything it shows, for the learner's inputs.
+      data: (id, extra = {}) => sectionData(engine, {
+        section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...extra }),
+      // An edit: every section is updated in the next animation frame, once however many edits came
+      // before it; the first pass (at load) spreads the sections over tasks so none grows long.
+      recompute: () => {
+        if (scheduled) return this.updateComplete;
+        scheduled = true;
+        this.updateComplete = (async () => {
+          const first = firstPass;
+          firstPass = false;
+          if (!first) await nextFrame();
+          scheduled = false;
+          status.hidden = true;
+          try {
+            for (const s of sections) {
+              if (first) await nextTask();
+              if (this.generation !== generation) return;
+              try { s.update(); } catch (e) { fail(e); }
+            }
+          } finally {
+            if (first) deferMath(-1);
+          }
+          if (first) await drainMath();
+        })();
+        return this.updateComplete;
+      },
+    };
+    // The first build queues its math for drainMath (a few ms per task); later updates render at once.
+    deferMath(1);
+    const specs = section === 'all' ? SECTIONS : [sectionById(section)];
+    const sections = specs.map((spec) => spec.build(ctx));
+    const lab = h('div', { class: 'lab' });
+    if (section === 'all') {
+      lab.append(h('header', { class: 'intro' },
+        h('h1', { text: 'Self-attention with trainable weights' }),
+        para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
+      ladder(this.shadowRoot));
+    }
+    if (section !== 'temperature') lab.append(editorPanel(ctx).el);
+    lab.append(status, ...sections.map((s) => s.el),
+      h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
+    this.shadowRoot.replaceChildren(lab);
+    renderMath(lab);
+    ctx.recompute();
+  }
+}
+
+if (!customElements.get('attention-lab')) customElements.define('attention-lab', AttentionLabElement);

@@ -1,0 +1,63 @@
+// Loads the wasm engine next to this script and is the page's one route to it: sectionData, one
+// call per section and update, returning every value, shape and print the section shows.
+import { BASE_URL, LOADER_URL } from './base-url.js';
+import { scriptURL, ownBlobURL } from './trusted.js';
+
+let loaderScript = null;
+function loadLoaderScript() {
+  if (self.AttentionLabEngine) return Promise.resolve();
+  if (!loaderScript) {
+    loaderScript = new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = scriptURL(LOADER_URL);
+      s.onload = () => resolve();
+      s.onerror = () => { loaderScript = null; reject(new Error(`could not load the engine from ${LOADER_URL}`)); };
+      document.head.append(s);
+    });
+  }
+  return loaderScript;
+}
+
+// One engine per kind ("auto", "simd", "scalar") per page, shared by all <attention-lab> elements.
+const engines = new Map();
+export function loadEngine(kind) {
+  if (!engines.has(kind)) {
+    const base = new URL('engine/', BASE_URL).href;
+    // "auto" asks for the best engine explicitly: the loader would otherwise read ?engine= from the
+    // URL of whatever page embeds us (our own pages pass it as the engine attribute instead).
+    engines.set(kind, loadLoaderScript().then(() => {
+      const api = self.AttentionLabEngine;
+      return api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, base });
+    }));
+    engines.get(kind).catch(() => engines.delete(kind));   // a later element may retry
+  }
+  return engines.get(kind);
+}
+
+const toNumber = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === 'nan' ? NaN : v);
+
+// The engine's answer for one section: a Map from result name to {shape, values (numbers, each the
+// engine's shortest float text read back), print, grad_fn?, print_with_grad_fn?, label?, line} or
+// {error}. Throws the engine's sentence when the request itself is refused.
+export function sectionData(engine, request) {
+  const answer = JSON.parse(engine.sectionData(JSON.stringify(request)));
+  if (answer.error) throw new Error(answer.error);
+  const results = new Map();
+  for (const [name, r] of Object.entries(answer.results)) {
+    if (r.values) r.values = r.values.map(toNumber);
+    results.set(name, r);
+  }
+  return results;
+}
+
+// A Worker running engine-worker.js, started only when the learner asks for exercise 3.3's timing
+// (never at load: a host page's CSP may forbid workers). Same origin: the file itself; embedded from
+// another origin: a same-origin blob that imports it (Worker URLs must be same-origin). Browsers
+// start no workers from file:// pages: that throws, and the caller explains.
+export function startEngineWorker() {
+  const url = new URL('engine-worker.js', BASE_URL);
+  if (location.protocol === 'file:' || url.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) for this.');
+  return url.origin === location.origin ? new Worker(scriptURL(url.href))
+    : new Worker(scriptURL(ownBlobURL(`importScripts(${JSON.stringify(url.href)});`)));
+}
+export { LOADER_URL };

@@ -1,0 +1,48 @@
+// Section "causal" (§3.5): the mask by both routes, dropout with the book's masks, and CausalAttention,
+// all on the learner's inputs and seed.
+import { h, para, codeCell } from '../dom.js';
+import { seedFor } from '../model.js';
+import { sectionFrame, resultCell, listing, show } from './common.js';
+import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
+
+export default {
+  id: 'causal',
+  title: 'Rung 3 — causal attention (§3.5)',
+  rung: { name: 'Causal attention', note: '§3.5: no peeking at future tokens, plus dropout' },
+  build,
+};
+
+function build(ctx) {
+  const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
+  function update() {
+    const st = ctx.state;
+    const D = ctx.data('causal');
+    const r = (name) => D.get(name);
+    const cell = (python, id) => resultCell(python, r(id), id);
+    const route1 = r('3.5.1/masked_simple_norm'), route2 = r('3.5.1/attn_weights_causal');
+    const same = route1.print === route2.print;   // without grad_fn: the two routes' ops differ
+    show(body,
+      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
+      cell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', '3.5.1/attn_weights'),
+      h('h3', { text: 'Route 1: zero the future, then renormalise' }),
+      cell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', '3.5.1/mask_simple'),
+      cell('masked_simple = attn_weights*mask_simple\nprint(masked_simple)', '3.5.1/masked_simple'),
+      cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm'),
+      h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
+      cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
+      cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
+      h('p', { class: same ? 'match' : 'note error', 'data-testid': 'routes-verdict',
+        text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
+          : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }),
+      h('h3', { text: 'Dropout, with the book’s masks' }),
+      para(`Dropout with p = 0.5 zeroes about half the entries and scales the survivors by 1/(1−p) = 2. After torch.manual_seed(${seedFor(st, 123)}) the engine draws exactly PyTorch’s mask:`),
+      cell(`torch.manual_seed(${seedFor(st, 123)})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones'),
+      cell(`torch.manual_seed(${seedFor(st, 123)})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
+      h('h3', { text: 'CausalAttention, on your inputs' }),
+      listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
+      codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),
+      cell(`torch.manual_seed(${seedFor(st, 123)})\nd_out = ${st.d_out}\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out, context_length, 0.0)\ncontext_vecs = ca(batch)\nprint(context_vecs)`, '3.5.3/context_vecs'),
+    );
+  }
+  return { el, update };
+}

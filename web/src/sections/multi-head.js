@@ -1,0 +1,97 @@
+// Section "multi-head" (§3.6): the wrapper and MultiHeadAttention on the learner's inputs, exercise 3.2,
+// and exercise 3.3 timed in a Web Worker, which is started only when the learner runs the timing.
+import { h, para, codeCell, uid, keep } from '../dom.js';
+import { startEngineWorker, LOADER_URL } from '../engine.js';
+import { seedFor, D_IN } from '../model.js';
+import { sectionFrame, resultCell, listing, show } from './common.js';
+import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
+import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
+
+const MHA_TOKENS = [128, 256, 512, 1024];
+
+export default {
+  id: 'multi-head',
+  title: 'Rung 4 — multi-head attention (§3.6)',
+  rung: { name: 'Multi-head attention', note: '§3.6: several heads in parallel, GPT-2’s kind' },
+  build,
+};
+
+function build(ctx) {
+  const { el, body } = sectionFrame('multi-head', 'Rung 4 — multi-head attention (§3.6)');
+  const timingRows = h('tbody');
+  const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
+  const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
+  const tokensSelect = h('select', { id: uid('mha-t') }, MHA_TOKENS.map((t) => h('option', { value: String(t), text: String(t), selected: t === 256 })));
+  const runBtn = h('button', { type: 'button', 'data-testid': 'mha-run', text: 'Run in a Web Worker' });
+  const runAllBtn = h('button', { type: 'button', 'data-testid': 'mha-run-all', text: `Run T = ${MHA_TOKENS.join(', ')}` });
+  let worker = null, queue = [], busy = false;
+  const times = new Map();
+
+  const timing = keep(h('div', { class: 'timing' }, h('h3', { text: 'Exercise 3.3 — GPT-2 small, live' }),
+    para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, so doubling T roughly quadruples the attention part of the work.'),
+    h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: 'Tokens T ' }), tokensSelect, runBtn, runAllBtn),
+    timingStatus,
+    h('div', { class: 'scroll' }, h('table', { class: 'compare', 'data-testid': 'mha-times' }, h('caption', { text: 'Forward time of MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) on torch.rand(1, T, 768)' }),
+      h('thead', null, h('tr', null, ['T', 'T²', 'time (ms)', 'vs T/2'].map((t) => h('th', { scope: 'col', text: t })))), timingRows)),
+    timingOut));
+
+  function startWorker() {
+    if (worker) return worker;
+    worker = startEngineWorker();
+    worker.onmessage = (event) => {
+      const m = event.data || {};
+      busy = false;
+      if (m.error) { timingStatus.textContent = `T = ${m.tokens}: ${m.error}`; queue = []; return; }
+      times.set(m.tokens, m.ms);
+      renderTimes();
+      timingOut.textContent = `mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(mha(torch.rand(1, ${m.tokens}, 768)))\n${m.print}`;
+      timingStatus.textContent = `T = ${m.tokens}: ${m.ms.toFixed(1)} ms for the forward pass.`;
+      next();
+    };
+    worker.onerror = (e) => { e.preventDefault(); busy = false; timingStatus.textContent = `The worker failed: ${e.message || 'could not start'}`; worker = null; };
+    return worker;
+  }
+  function next() {
+    if (busy || queue.length === 0) return;
+    const tokens = queue.shift();
+    try { startWorker(); } catch (e) { timingStatus.textContent = e.message; queue = []; return; }
+    busy = true;
+    timingStatus.textContent = `Running T = ${tokens} in a Web Worker…`;
+    worker.postMessage({ loaderUrl: LOADER_URL, engine: ctx.kind(), op: 'mha', tokens });
+  }
+  function renderTimes() {
+    const sorted = [...times.keys()].sort((a, b) => a - b);
+    timingRows.replaceChildren(...sorted.map((t) => {
+      const ms = times.get(t), half = times.get(t / 2);
+      return h('tr', null, h('td', { text: String(t) }), h('td', { text: String(t * t) }), h('td', { 'data-testid': `mha-ms-${t}`, text: ms.toFixed(1) }),
+        h('td', { text: half ? `× ${(ms / half).toFixed(1)}` : '—' }));
+    }));
+  }
+  runBtn.addEventListener('click', () => { queue.push(Number(tokensSelect.value)); next(); });
+  runAllBtn.addEventListener('click', () => { queue.push(...MHA_TOKENS); next(); });
+
+  function update() {
+    const st = ctx.state;
+    const D = ctx.data('multi-head');
+    const r = (name) => D.get(name);
+    const withShape = (id) => (r(id).error ? null : h('pre', { class: 'out', text: r(`${id}.shape`).line }));
+    const seed = seedFor(st, 123);
+    show(body,
+      para('Several causal attention heads run in parallel and their outputs are concatenated. First as a wrapper that stacks CausalAttention modules, on your inputs:'),
+      listing('Listing 3.4 — a wrapper class for multi-head attention', LISTING_3_4.trimEnd()),
+      resultCell(`torch.manual_seed(${seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${D_IN}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
+        r('3.6.1/context_vecs'), '3.6.1/context_vecs', { extra: withShape('3.6.1/context_vecs') }),
+      h('h3', { text: 'Exercise 3.2 — two-dimensional embedding vectors' }),
+      para('Each head outputs d_out dimensions and the heads are concatenated, so d_out = 1 with two heads gives 2-dimensional context vectors:'),
+      resultCell(`torch.manual_seed(${seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))`, r('ex3.2/context_vecs'), 'ex3.2/context_vecs'),
+      h('h3', { text: 'MultiHeadAttention — one set of weights, split into heads' }),
+      para('The efficient version projects once and splits the result into heads with view and transpose; the per-head scores are a batched product such as:'),
+      codeCell('print(a @ a.transpose(2, 3))   # a: the book’s (1, 2, 3, 4) example tensor', r('3.6.2/a_at_aT').line, { cell: '3.6.2/a_at_aT' }),
+      listing('Listing 3.5 — an efficient multi-head attention class', LISTING_3_5.trimEnd()),
+      resultCell(`torch.manual_seed(${seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
+        r('3.6.2/context_vecs'), '3.6.2/context_vecs', { extra: withShape('3.6.2/context_vecs') }),
+      codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', r('ex3.3/num_params').line, { cell: 'ex3.3/num_params' }),
+      timing);
+  }
+  return { el, update };
+}

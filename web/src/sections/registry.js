@@ -1,0 +1,16 @@
+// The one list of the page's sections, in page order: id, title, rung on the chapter's ladder (or
+// null) and builder. The ladder, the element's section= check and the page all read it.
+import batched from './batched.js';
+import stepByStep from './step-by-step.js';
+import temperature from './temperature.js';
+import classes from './classes.js';
+import causal from './causal.js';
+import multiHead from './multi-head.js';
+
+export const SECTIONS = [batched, stepByStep, temperature, classes, causal, multiHead];
+
+// A Map, not an object: a name from outside (an attribute, a URL) is never looked up among
+// Object.prototype's keys such as __proto__ or constructor.
+const byId = new Map(SECTIONS.map((s) => [s.id, s]));
+export const sectionById = (id) => byId.get(id) || null;
+export const RUNGS = SECTIONS.filter((s) => s.rung);
