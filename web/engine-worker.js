@@ -1,7 +1,6 @@
-// The engine off the main thread, so the page never freezes: the chapter's cells at start-up (the
-// engine's longest call) and exercise 3.3's GPT-2-small MultiHeadAttention for T up to 1024.
-// In: {loaderUrl, engine, op: "bookCells"} or {loaderUrl, engine, op: "mha", tokens};
-// out: {cells} / {tokens, ms, shape, print}, or {error}.
+// Exercise 3.3's GPT-2-small MultiHeadAttention for T up to 1024, off the main thread so the page
+// never freezes. Started only when the learner runs the timing (never at page load).
+// In: {loaderUrl, engine, op: "mha", tokens}; out: {tokens, ms, shape, print}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
@@ -14,10 +13,6 @@ self.onmessage = async (event) => {
       ready = self.AttentionLabEngine.load(kind === 'scalar' || kind === 'simd' ? { kind, base } : { base });
     }
     const { engine } = await ready;
-    if (op === 'bookCells') {
-      self.postMessage({ cells: engine.bookCells() });
-      return;
-    }
     if (op !== 'mha' || !Number.isInteger(tokens) || tokens < 1 || tokens > 1024) throw new Error('expected op "mha" with tokens from 1 to 1024');
     // GPT-2 small: d_in = d_out = 768, 12 heads, context_length 1024, dropout 0, inputs torch.rand.
     const d = 768;

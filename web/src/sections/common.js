@@ -15,7 +15,7 @@ export function sectionFrame(id, heading, intro) {
 // and show the engine's full float32 (its shortest text) on hover and focus.
 export function matrixTable(t, { name, decimals = 4, rowLabels, colLabel = (j) => String(j + 1), highlightRow = -1 }) {
   const [rows, cols] = t.shape.length === 2 ? t.shape : [1, t.shape[0]];
-  const head = h('tr', null, h('td', { class: 'corner' }),
+  const head = h('tr', null, h('th', { scope: 'col', class: 'corner', text: '' }),
     Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', text: colLabel(j) })));
   const body = Array.from({ length: rows }, (_, i) => h('tr', { class: i === highlightRow ? 'hl' : null },
     h('th', { scope: 'row', text: rowLabels ? rowLabels[i] : String(i + 1) }),
