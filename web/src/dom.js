@@ -22,32 +22,47 @@ export function h(tag, props, ...children) {
   return el;
 }
 
-// A node that morph keeps as it is (a control with listeners and state, built once by its section).
-export function keep(el) {
-  el.dataset.keep = '';
-  return el;
+// A control built once by its section, with its listeners and state: place(node) stands for it in a
+// tree built for morph, which then leaves the node where it is (or moves it there), never rebuilding or
+// detaching it, so it keeps focus and state.
+export function place(node) {
+  const stand = document.createComment('kept');
+  stand.keptNode = node;
+  node.isKept = true;   // never patched into another node's shape
+  return stand;
 }
 
 // Makes target's children look like source's: same-tag elements are patched (attributes, then their
-// children), text nodes get new data only when it differs, kept nodes are moved in as themselves,
-// and a math box whose TeX is unchanged keeps its rendering. Source is consumed.
+// children), text nodes get new data only when it differs, placed nodes stay themselves, and a math box
+// whose TeX is unchanged keeps its rendering. Source is consumed.
 export function morph(target, source) {
   const next = [...source.childNodes];
   for (let i = 0; i < next.length; i++) {
-    const s = next[i], t = target.childNodes[i];
+    const t = target.childNodes[i] || null;
+    const s = next[i].keptNode || next[i];
     if (t === s) continue;
-    if (!t) target.append(s);
+    if (next[i].keptNode) target.insertBefore(s, t);
+    else if (!t) target.append(resolvePlaces(s));
     else if (samePlace(t, s)) patch(t, s);
-    else target.replaceChild(s, t);
+    else target.replaceChild(resolvePlaces(s), t);
   }
   while (target.childNodes.length > next.length) target.lastChild.remove();
+}
+
+// A new subtree going in whole: its stand-ins become the nodes they stand for.
+function resolvePlaces(node) {
+  if (node.nodeType !== Node.ELEMENT_NODE) return node;
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_COMMENT);
+  const stands = [];
+  while (walker.nextNode()) if (walker.currentNode.keptNode) stands.push(walker.currentNode);
+  for (const stand of stands) stand.replaceWith(stand.keptNode);
+  return node;
 }
 
 function samePlace(t, s) {
   if (t.nodeType !== s.nodeType) return false;
   if (t.nodeType === Node.TEXT_NODE) return true;
-  if (t.nodeType !== Node.ELEMENT_NODE || t.tagName !== s.tagName) return false;
-  return !('keep' in t.dataset) && !('keep' in s.dataset);
+  return t.nodeType === Node.ELEMENT_NODE && t.tagName === s.tagName && !t.isKept && !s.isKept;
 }
 
 function patch(t, s) {
@@ -59,6 +74,11 @@ function patch(t, s) {
   for (const { name } of [...t.attributes]) if (!s.hasAttribute(name)) t.removeAttribute(name);
   for (const { name, value } of s.attributes) if (t.getAttribute(name) !== value) t.setAttribute(name, value);
   morph(t, s);
+}
+
+// Sets an element's text only when it differs (no mutation, no live-region announcement otherwise).
+export function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 // Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not

@@ -31,10 +31,12 @@ export function editorPanel(ctx) {
       f.msg.hidden = false;
       return false;
     }
-    f.input.removeAttribute('aria-invalid');
-    f.input.removeAttribute('aria-describedby');
-    f.msg.hidden = true;
-    f.msg.textContent = '';
+    if (!f.msg.hidden) {
+      f.input.removeAttribute('aria-invalid');
+      f.input.removeAttribute('aria-describedby');
+      f.msg.hidden = true;
+      f.msg.textContent = '';
+    }
     f.apply(r.value);
     return true;
   }

@@ -108,7 +108,7 @@ class AttentionLabElement extends HTMLElement {
           firstPass = false;
           if (!first) await nextFrame();
           scheduled = false;
-          status.hidden = true;
+          if (!status.hidden) status.hidden = true;
           try {
             for (const s of sections) {
               if (first) await nextTask();

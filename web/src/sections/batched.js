@@ -1,6 +1,6 @@
 // Section "batched" (the second source document): the simplified attention of §3.3 applied to all
 // tokens in one product, its shapes, the three-token toy, and the row-by-row debugging check.
-import { h, para, tex, codeCell, keep } from '../dom.js';
+import { h, para, tex, codeCell, place } from '../dom.js';
 import { sectionFrame, inputsPython, pyList, errorNote, show } from './common.js';
 
 export default {
@@ -14,9 +14,9 @@ function build(ctx) {
   const { el, body } = sectionFrame('batched', 'Rung 1 — simplified attention, all tokens in one product');
   let corruption = { kind: 'none', row: 1 };   // the debugging exercise's state
   // The controls are built once and kept across updates, with their listeners and focus.
-  const rowSelect = keep(h('select', { 'aria-label': 'Row of attn_weights to corrupt' }));
+  const rowSelect = (h('select', { 'aria-label': 'Row of attn_weights to corrupt' }));
   const set = (kind) => () => { corruption = { kind, row: Number(rowSelect.value) }; update(); };
-  const controls = keep(h('div', { class: 'controls' },
+  const controls = (h('div', { class: 'controls' },
     rowSelect, h('button', { type: 'button', onclick: set('row'), text: 'Corrupt this row of attn_weights' }),
     h('button', { type: 'button', onclick: set('inputs'), text: 'Corrupt the shared inputs' }),
     h('button', { type: 'button', onclick: set('none'), text: 'Undo' })));
@@ -67,7 +67,7 @@ function build(ctx) {
     });
     const wrap = h('div', { class: 'debug' }, h('h3', { text: 'Check the batched result against one token at a time' }),
       para('If a single row disagrees, inspect that row of attn_weights; if every row disagrees, suspect the shared inputs or how the weights were built. Try both:'),
-      controls);
+      place(controls));
     const note = corruption.kind === 'row' ? `attn_weights row ${corruption.row} has its entries in reverse order.`
       : 'the batched product read the inputs with columns 1 and 2 swapped.';
     const rows = Array.from({ length: n }, (_, i) => [r(`debug/batched/${i + 1}`), r(`debug/one_token/${i + 1}`)]);

@@ -1,6 +1,6 @@
 // Section "multi-head" (§3.6): the wrapper and MultiHeadAttention on the learner's inputs, exercise 3.2,
 // and exercise 3.3 timed in a Web Worker, which is started only when the learner runs the timing.
-import { h, para, codeCell, uid, keep } from '../dom.js';
+import { h, para, codeCell, uid, place } from '../dom.js';
 import { startEngineWorker, LOADER_URL } from '../engine.js';
 import { seedFor, D_IN } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
@@ -27,7 +27,7 @@ function build(ctx) {
   let worker = null, queue = [], busy = false;
   const times = new Map();
 
-  const timing = keep(h('div', { class: 'timing' }, h('h3', { text: 'Exercise 3.3 — GPT-2 small, live' }),
+  const timing = (h('div', { class: 'timing' }, h('h3', { text: 'Exercise 3.3 — GPT-2 small, live' }),
     para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, so doubling T roughly quadruples the attention part of the work.'),
     h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: 'Tokens T ' }), tokensSelect, runBtn, runAllBtn),
     timingStatus,
@@ -91,7 +91,7 @@ function build(ctx) {
       resultCell(`torch.manual_seed(${seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
         r('3.6.2/context_vecs'), '3.6.2/context_vecs', { extra: withShape('3.6.2/context_vecs') }),
       codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', r('ex3.3/num_params').line, { cell: 'ex3.3/num_params' }),
-      timing);
+      place(timing));
   }
   return { el, update };
 }

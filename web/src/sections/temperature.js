@@ -1,7 +1,7 @@
 // Section "temperature": the same scores of query 2 divided by T before softmax. A slider step is one
 // engine call (the weights under T, the 6×6 map under T and z(2) under T) and changes only text and
 // transforms, so it stays cheap.
-import { h, para, tex, uid, fixed4 } from '../dom.js';
+import { h, para, tex, uid, fixed4, setText } from '../dom.js';
 import { sectionFrame } from './common.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
@@ -70,9 +70,11 @@ function build(ctx) {
     }
     const T = following ? sqrtDk : userT;
     if (following) userT = null;
-    marks.replaceChildren(h('option', { value: String(sqrtDkPos), label: '√d_k' }), h('option', { value: '0', label: 'T = 1' }));
-    sqrtMark.style.left = pct(sqrtDkPos);
-    sqrtMark.textContent = `√d_k=${sqrtDk.toFixed(2)} │`;
+    setText(sqrtMark, `√d_k=${sqrtDk.toFixed(2)} │`);
+    if (marks.firstChild?.value !== String(sqrtDkPos)) {
+      marks.replaceChildren(h('option', { value: String(sqrtDkPos), label: '√d_k' }), h('option', { value: '0', label: 'T = 1 (unscaled)' }));
+      sqrtMark.style.left = pct(sqrtDkPos);
+    }
     slider.value = String(posOf(T));
 
     const words = ctx.state.words;
@@ -85,20 +87,21 @@ function build(ctx) {
     const texts = w.map(fixed4);
     for (let j = 0; j < w.length; j++) {
       barEls[j].style.transform = `scaleY(${w[j]})`;
-      if (valueEls[j].textContent !== texts[j]) valueEls[j].textContent = texts[j];
-      if (wordEls[j].textContent !== words[j]) wordEls[j].textContent = words[j];
+      setText(valueEls[j], texts[j]);
+      setText(wordEls[j], words[j]);
     }
-    weightsText.textContent = texts.join(' ');
-    tText.textContent = tLabel(T);
-    slider.setAttribute('aria-valuetext', `T = ${tLabel(T)}; weights ${texts.join(', ')}`);
-    printOut.textContent = `print(torch.softmax(attn_scores_2 / ${r('temperature').values[0]}, dim=-1))\n${r('temperature_weights_2').print}`;
+    setText(weightsText, texts.join(' '));
+    setText(tText, tLabel(T));
+    const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
+    if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);
+    setText(printOut, `print(torch.softmax(attn_scores_2 / ${r('temperature').values[0]}, dim=-1))\n${r('temperature_weights_2').print}`);
     let top = 0;
     for (let j = 1; j < w.length; j++) if (w[j] > w[top]) top = j;
     const max = w[top], min = Math.min(...w);
     const text = max >= 0.9 ? `Step function: “${words[top]}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
       : max - min <= 0.01 ? 'Nearly uniform: every token gets about the same weight, so attention carries no signal.'
         : `In between: the weights still rank the tokens (“${words[top]}” most), and no token takes everything.`;
-    if (regime.textContent !== text) regime.textContent = text;   // a live region: speak only changes
+    setText(regime, text);   // a live region: it speaks only changes
   }
 
   return { el, update };

@@ -1,0 +1,83 @@
+// How an edit reaches the page: patched in place, not rebuilt. Focus stays on the control the learner
+// used, math whose TeX did not change keeps its rendering, and a recompute that changes nothing
+// changes no node.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const { cellLine, launch, startServer, newPage, waitForLab, settle, shownCells } = require('./helpers');
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+const focused = (page) => page.evaluate(() => {
+  const el = document.querySelector('attention-lab').shadowRoot.activeElement;
+  return el ? (el.textContent || el.getAttribute('data-testid')) : null;
+});
+
+test('the debugging buttons keep keyboard focus while their section updates', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=batched`);
+  await waitForLab(page);
+  for (const name of ['Corrupt this row of attn_weights', 'Corrupt the shared inputs', 'Undo']) {
+    await page.getByRole('button', { name }).focus();
+    await page.keyboard.press('Enter');
+    await settle(page);
+    assert.equal(await focused(page), name);
+  }
+  assert.match(await page.locator('[data-testid=debug-verdict]').textContent(), /Every row agrees/);
+  assert.deepEqual(problems, []);
+});
+
+test('an edit patches the page: unchanged math keeps its rendering, the field keeps focus', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  // the projection formula of §3.4.1 does not depend on the inputs; ω22's worked sum does
+  await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    window.kept = root.querySelector('[data-section=step-by-step] .math.display .katex');
+    window.changed = root.querySelector('[data-testid=omega22] .katex');
+  });
+  const field = page.locator('[data-testid="x-2-1"]');
+  await field.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('5');   // 0.55 → 0.555
+  await settle(page);
+  assert.equal(await focused(page), 'x-2-1');
+  const state = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    return { kept: root.contains(window.kept), changed: root.contains(window.changed) };
+  });
+  assert.deepEqual(state, { kept: true, changed: false });
+  assert.notEqual((await shownCells(page))['3.4.1/query_2'], cellLine('3.4.1/query_2'));
+  assert.deepEqual(problems, []);
+});
+
+test('a recompute that changes nothing changes no node; several edits in one frame update once', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  const result = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const root = lab.shadowRoot;
+    const dOut = root.querySelector('[data-testid=d_out]');
+    let mutations = 0;
+    const observer = new MutationObserver((list) => { mutations += list.length; });
+    observer.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
+    dOut.dispatchEvent(new Event('input'));   // the same value again
+    await lab.updateComplete;
+    const none = mutations;
+    // three edits before the next frame: one update, with the last value
+    const pending = [];
+    for (const v of ['4', '8', '16']) { dOut.value = v; dOut.dispatchEvent(new Event('input')); pending.push(lab.updateComplete); }
+    const same = pending.every((p) => p === pending[0]);
+    await lab.updateComplete;
+    observer.disconnect();
+    return { none, same, shape: root.querySelector('[data-cell="3.4.1/keys.shape"]').textContent };
+  });
+  assert.equal(result.none, 0);
+  assert.equal(result.same, true);
+  assert.equal(result.shape, 'keys.shape: torch.Size([6, 16])');
+  assert.deepEqual(problems, []);
+});
