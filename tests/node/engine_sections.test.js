@@ -1,0 +1,60 @@
+// sectionData, the page's one route to the engine: in both wasm engines every golden cell a section
+// returns prints as PyTorch did, module outputs equal the native CLI's eval on the learner's inputs
+// and seed, and a bad request gets a sentence with the engine still usable.
+"use strict";
+const test = require("node:test");
+const assert = require("node:assert/strict");
+const { KINDS, engine, cliEval, fixture } = require("./engine_helpers.js");
+
+const SECTIONS = ["batched", "step-by-step", "temperature", "classes", "causal", "multi-head"];
+const golden = new Map(fixture("chapter3.json").cells.map((c) => [c.id, c]));
+const line = (c) => (c.label === null ? c.print : `${c.label} ${c.print}`);
+const rows = [[0.9, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.1], [0.05, 0.8, 0.55]];
+const data = (e, request) => JSON.parse(e.sectionData(JSON.stringify(request)));
+
+for (const kind of KINDS) {
+  test(`${kind}: every section's golden cells print as PyTorch printed them`, async () => {
+    const e = await engine(kind);
+    let checked = 0;
+    for (const section of SECTIONS) {
+      const { results } = data(e, { section, d_out: 2 });
+      for (const [name, r] of Object.entries(results)) {
+        if (!golden.has(name)) continue;
+        assert.equal(r.line, line(golden.get(name)), `${section}: ${name}`);
+        checked++;
+      }
+    }
+    assert.ok(checked >= 60, `${checked} golden cells`);
+  });
+
+  test(`${kind}: the learner's inputs, seed and d_out reach every module as eval computes them`, async () => {
+    const e = await engine(kind);
+    const cls = data(e, { section: "classes", inputs: rows, d_out: 4, seed: 7 }).results;
+    const v1 = JSON.parse(cliEval(JSON.stringify({ op: "self_attention_v1", seed: 7, x: rows, d_out: 4 })));
+    const v2 = JSON.parse(cliEval(JSON.stringify({ op: "self_attention_v2", seed: 7, x: rows, d_out: 4 })));
+    assert.equal(cls["3.4.2/sa_v1"].print_with_grad_fn, v1.print_with_grad_fn);
+    assert.equal(cls["3.4.2/sa_v2"].print_with_grad_fn, v2.print_with_grad_fn);   // the seed replaces 789 too
+    const mh = data(e, { section: "multi-head", inputs: rows, d_out: 4 }).results;
+    const mha = JSON.parse(cliEval(JSON.stringify({ op: "mha", seed: 123, x: [rows, rows], d_out: 4, context_length: 6, dropout: 0, num_heads: 2 })));
+    assert.equal(mh["3.6.2/context_vecs"].print_with_grad_fn, mha.print_with_grad_fn);
+    const t = data(e, { section: "temperature", inputs: rows, d_out: 2, temperature: 0.01 }).results;
+    const soft = JSON.parse(cliEval(JSON.stringify({ op: "softmax", x: t.attn_scores_2.values, temperature: 0.01 })));
+    assert.equal(t.temperature_weights_2.print, soft.print);
+  });
+
+  test(`${kind}: a bad request gets a sentence, and the engine goes on`, async () => {
+    const e = await engine(kind);
+    const bad = [
+      ["not json", /JSON object/],
+      [JSON.stringify({ section: "__proto__", d_out: 2 }), /unknown section "__proto__"/],
+      [JSON.stringify({ section: "causal", d_out: 2, "seed,d_out": 1 }), /unknown field "seed,d_out"/],
+      [JSON.stringify({ section: "causal", inputs: [[1, 2], [3]], d_out: 2 }), /row 2 of "inputs" must have 2 numbers/],
+      [JSON.stringify({ section: "causal", d_out: 65 }), /"d_out" must be a whole number from 1 to 64/],
+    ];
+    for (const [request, pattern] of bad) {
+      assert.match(JSON.parse(e.sectionData(request)).error, pattern);
+      assert.equal(data(e, { section: "step-by-step", d_out: 2 }).results["3.4.1/attn_score_22"].print, "tensor(1.8524)");
+    }
+    assert.match(JSON.parse(e.sectionData(42)).error, /JSON string/);
+  });
+}
