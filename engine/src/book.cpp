@@ -2,6 +2,7 @@
 #include "attn/book.h"
 
 #include <cmath>
+#include <functional>
 
 #include "attn/format.h"
 #include "attn/generator.h"
@@ -13,11 +14,15 @@ namespace {
 
 struct Recorder {
     std::vector<BookCell> cells;
+    const std::function<bool(const std::string&)>* wanted = nullptr;  // null: every cell
+    bool skip(const std::string& id) const { return wanted && !(*wanted)(id); }
 
     void tensor(const std::string& id, const Tensor& t, std::optional<std::string> label = std::nullopt) {
+        if (skip(id)) return;  // printing is most of a replay's time
         cells.push_back(tensor_cell(id, t, std::move(label)));
     }
     void size(const std::string& id, const Shape& s, std::optional<std::string> label = std::nullopt) {
+        if (skip(id)) return;
         cells.push_back(size_cell(id, s, std::move(label)));
     }
     void integer(const std::string& id, int64_t v) {
@@ -29,7 +34,7 @@ struct Recorder {
         try {
             f();
         } catch (const Error& e) {
-            for (const char* id : ids) cells.push_back({id, std::nullopt, "", {}, {}, "", "", e.what()});
+            for (const char* id : ids) if (!skip(id)) cells.push_back({id, std::nullopt, "", {}, {}, "", "", e.what()});
         }
     }
 };
@@ -267,9 +272,11 @@ void check_sizes(const Tensor& inputs, int64_t d_out) {
 
 }  // namespace
 
-std::vector<BookCell> chapter3_part(ChapterPart part, const Tensor& inputs, int64_t d_out, Seeds seeds) {
+std::vector<BookCell> chapter3_part(ChapterPart part, const Tensor& inputs, int64_t d_out, Seeds seeds,
+                                    const std::function<bool(const std::string&)>& wanted) {
     check_sizes(inputs, d_out);
     Recorder rec;
+    if (wanted) rec.wanted = &wanted;
     switch (part) {
         case ChapterPart::simplified: part_simplified(rec, inputs, d_out, seeds); break;
         case ChapterPart::step_by_step: part_step_by_step(rec, inputs, d_out, seeds); break;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <new>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -217,11 +218,21 @@ void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
     }
 }
 
+// The chapter's cells each section shows (printing the others would cost an update its time).
+bool shown_by(const std::string& section, const std::string& id) {
+    if (section == "batched") return id == "3.3.2/attn_weights" || id == "3.3.2/all_context_vecs" || id.rfind("toy/", 0) == 0 || id == "inputs";
+    if (section == "step-by-step") return id.rfind("3.4.1/", 0) == 0;
+    if (section == "classes") return id.rfind("3.4.2/", 0) == 0 || id.rfind("ex3.1/", 0) == 0 || id == "3.4.1/context_vec_2";
+    if (section == "multi-head") return id != "3.6.2/first_res" && id != "3.6.2/second_res";
+    return true;
+}
+
 std::vector<BookCell> section_cells(const SectionRequest& r) {
     std::vector<BookCell> out;
     if (r.section != "batched") out.push_back(tensor_cell("inputs", r.inputs));  // batched's part has it
+    const std::function<bool(const std::string&)> wanted = [&](const std::string& id) { return shown_by(r.section, id); };
     const auto append = [&](ChapterPart part) {
-        for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds)) out.push_back(std::move(c));
+        for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds, wanted)) out.push_back(std::move(c));
     };
     if (r.section == "batched") {
         append(ChapterPart::simplified);
@@ -233,7 +244,7 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         add_temperature(out, r);
     } else if (r.section == "classes") {
         append(ChapterPart::classes);
-        // Listing 3.1's row 2 is z(2) of the step-by-step section: the same weights, the same data flow
+        // Listing 3.1's row 2 against z(2) as the step-by-step section computes it
         append(ChapterPart::step_by_step);
         out.push_back(tensor_cell("3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1)));
     } else if (r.section == "causal") {

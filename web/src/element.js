@@ -91,13 +91,25 @@ class AttentionLabElement extends HTMLElement {
     const book = bookState(sectionData(engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
+    const lastAnswers = new Map();   // section id -> {answer, words} it last showed
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
     const ctx = {
       engine, book, state: { ...book, words: book.words.slice(), inputs: book.inputs.slice() }, open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs.
       data: (id, extra = {}) => sectionData(engine, {
-        section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...extra }),
+        section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...extra },
+      lastAnswers.get(id)?.answer),
+      // The same, or null when neither the answer nor the words changed since this section last showed
+      // it: the section then has nothing to update.
+      changedData: (id, extra = {}) => {
+        const last = lastAnswers.get(id);
+        const answer = ctx.data(id, extra);
+        const words = ctx.state.words.join('\u0000');
+        if (last && last.answer === answer && last.words === words) return null;
+        lastAnswers.set(id, { answer, words });
+        return answer;
+      },
       // An edit: every section is updated in the next animation frame, once however many edits came
       // before it; the first pass (at load) spreads the sections over tasks so none grows long.
       recompute: () => {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,8 +55,10 @@ std::vector<BookCell> chapter3_cells();
 // GPT-2-sized module, which ignores the inputs, is left out. Throws Error on bad sizes.
 std::vector<BookCell> chapter3_cells(const Tensor& inputs, int64_t d_out);
 
-// One part of that replay, with the learner's seed policy. Throws Error on bad sizes.
-std::vector<BookCell> chapter3_part(ChapterPart part, const Tensor& inputs, int64_t d_out, Seeds seeds = {});
+// One part of that replay, with the learner's seed policy; only the cells `wanted` accepts (all when
+// it is empty) are printed and returned. Throws Error on bad sizes.
+std::vector<BookCell> chapter3_part(ChapterPart part, const Tensor& inputs, int64_t d_out, Seeds seeds = {},
+                                    const std::function<bool(const std::string&)>& wanted = {});
 
 // `attention-lab book`: "# <id>\n<print line>\n" for every cell.
 std::string book_text();

@@ -23,7 +23,8 @@ function build(ctx) {
 
   function update() {
     const words = ctx.state.words;
-    const D = ctx.data('batched', { corrupt: corruption.kind, corrupt_row: corruption.row });
+    const D = ctx.changedData('batched', { corrupt: corruption.kind, corrupt_row: corruption.row });
+    if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const weights = r('3.3.2/attn_weights'), inputs = r('inputs'), out = r('3.3.2/all_context_vecs');
     const [n, n2] = weights.shape, d = inputs.shape[1];

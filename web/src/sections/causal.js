@@ -16,7 +16,8 @@ function build(ctx) {
   const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
   function update() {
     const st = ctx.state;
-    const D = ctx.data('causal');
+    const D = ctx.changedData('causal');
+    if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const cell = (python, id) => resultCell(python, r(id), id);
     const route1 = r('3.5.1/masked_simple_norm'), route2 = r('3.5.1/attn_weights_causal');

@@ -19,7 +19,8 @@ function build(ctx) {
 
   function update() {
     const st = ctx.state;
-    const D = ctx.data('classes');
+    const D = ctx.changedData('classes');
+    if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const v1 = r('3.4.2/sa_v1'), v2 = r('3.4.2/sa_v2'), ex = r('ex3.1/sa_v1_with_v2_weights');
     let rowNote = null;

@@ -72,7 +72,8 @@ function build(ctx) {
 
   function update() {
     const st = ctx.state;
-    const D = ctx.data('multi-head');
+    const D = ctx.changedData('multi-head');
+    if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const withShape = (id) => (r(id).error ? null : h('pre', { class: 'out', text: r(`${id}.shape`).line }));
     const seed = seedFor(st, 123);

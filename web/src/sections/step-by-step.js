@@ -18,7 +18,8 @@ function build(ctx) {
 
   function update() {
     const st = ctx.state, words = st.words;
-    const D = ctx.data('step-by-step');
+    const D = ctx.changedData('step-by-step');
+    if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const q2 = r('3.4.1/query_2'), keys = r('keys'), values = r('values');
     const d_in = r('inputs').shape[1], dk = keys.shape[1];
