@@ -4,7 +4,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { cellLine, launch, startServer, newPage, waitForLab, settle, shownCells } = require('./helpers');
+const { cellLine, launch, startServer, newPage, waitForLab, settle, shownCells, nativeEval } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -79,5 +79,27 @@ test('a recompute that changes nothing changes no node; several edits in one fra
   assert.equal(result.none, 0);
   assert.equal(result.same, true);
   assert.equal(result.shape, 'keys.shape: torch.Size([6, 16])');
+  assert.deepEqual(problems, []);
+});
+
+test('the learner\'s seed replaces every torch.manual_seed on the page; empty brings the book\'s back', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  const seeds = () => page.locator('attention-lab code.language-python').evaluateAll((els) =>
+    [...new Set(els.flatMap((el) => [...el.textContent.matchAll(/torch\.manual_seed\((\d+)\)/g)].map((m) => m[1])))].sort());
+  assert.deepEqual(await seeds(), ['123', '789']);
+  assert.match(await page.locator('[data-testid=seed-rule]').textContent(), /replaces the seed of every torch\.manual_seed/);
+  await page.locator('[data-testid=seed]').fill('5');
+  await settle(page);
+  assert.deepEqual(await seeds(), ['5']);
+  const shown = await shownCells(page);
+  const x = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]];
+  assert.equal(shown['3.4.2/sa_v2'], nativeEval({ op: 'self_attention_v2', seed: 5, x, d_out: 2 }).print_with_grad_fn);
+  assert.equal(shown['3.4.2/sa_v1'], nativeEval({ op: 'self_attention_v1', seed: 5, x, d_out: 2 }).print_with_grad_fn);
+  await page.locator('[data-testid=seed]').fill('');
+  await settle(page);
+  assert.deepEqual(await seeds(), ['123', '789']);
+  assert.equal((await shownCells(page))['3.4.2/sa_v2'], cellLine('3.4.2/sa_v2'));
   assert.deepEqual(problems, []);
 });
