@@ -59,7 +59,7 @@ async function launch() {
   }).build();
   try {
     await driver.manage().setTimeouts({ script: 120000, pageLoad: 120000 });
-    await driver.manage().window().setRect({ width: 1280, height: 900 }).catch(() => {});   // not every MiniBrowser can
+    await driver.manage().window().setRect({ width: 1280, height: 900 });
     const caps = await driver.getCapabilities();
     return new WebKitDriver(driver, `WebKitGTK ${caps.get('browserVersion')} (MiniBrowser)`);
   } catch (e) {
