@@ -69,10 +69,18 @@ class Driver {
   // The page is ready when every <attention-lab> shows its engine footer (or its error) and has
   // finished its latest update.
   async waitForLab() {
-    await this.waitFor(() => {
-      const labs = [...document.querySelectorAll('attention-lab')];
-      return labs.length > 0 && labs.every((lab) => lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer], [data-testid=lab-error]'));
-    }, [], { what: 'every <attention-lab> to show its engine footer' });
+    try {
+      await this.waitFor(() => {
+        const labs = [...document.querySelectorAll('attention-lab')];
+        return labs.length > 0 && labs.every((lab) => lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer], [data-testid=lab-error]'));
+      }, [], { what: 'every <attention-lab> to show its engine footer' });
+    } catch (e) {
+      // why it never came (a script that did not load, an exception) is usually among the problems
+      throw new Error(`${e.message}; problems so far: ${JSON.stringify(await this.problems())}`);
+    }
+    const shownError = await this.evaluate(() => [...document.querySelectorAll('attention-lab')]
+      .map((lab) => lab.shadowRoot.querySelector('[data-testid=lab-error]')).filter(Boolean).map((el) => el.textContent).join(' | '));
+    if (shownError) throw new Error(`${this.name}: the page shows an error instead of its results: "${shownError}"; problems so far: ${JSON.stringify(await this.problems())}`);
     await this.settle();
   }
 

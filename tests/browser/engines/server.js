@@ -21,7 +21,7 @@ async function startSuiteServer({ recorder }) {
   if (!fs.existsSync(path.join(WEB, 'index.html'))) throw new Error(`${WEB}/index.html is missing: run ./scripts/build web first.`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-suite-web-'));
   for (const entry of fs.readdirSync(WEB)) {
-    if (entry !== 'index.html') fs.symlinkSync(path.join(WEB, entry), path.join(root, entry));
+    if (entry !== 'index.html') fs.symlinkSync(path.resolve(WEB, entry), path.join(root, entry));   // absolute: ATTN_WEB_ROOT may be relative
   }
   const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8'), [CONTROL]: fs.readFileSync(path.join(PAGE, CONTROL), 'utf8') };
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);

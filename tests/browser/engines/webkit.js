@@ -32,7 +32,7 @@ class WebKitDriver extends Driver {
   async run(expression) {
     const result = await this.driver.executeAsyncScript(`const done = arguments[arguments.length - 1];
       Promise.resolve().then(() => ${expression})
-        .then((value) => done({ value: value === undefined ? null : value }), (e) => done({ error: String(e && e.stack || e) }));`);
+        .then((value) => done({ value: value === undefined ? null : value }), (e) => done({ error: e && e.message ? e.name + ': ' + e.message : String(e) }));`);
     if (result.error) throw new Error(`webkit: the page threw ${result.error}`);
     return result.value;
   }
