@@ -3,6 +3,7 @@
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export DEBIAN_FRONTEND=noninteractive
+export PUPPETEER_SKIP_DOWNLOAD=1   # puppeteer-core drives Debian's firefox-esr; never download a browser
 
 # ensure_packages PKG...: apt-get install the packages that are not installed yet.
 ensure_packages() {
@@ -43,5 +44,55 @@ emscripten_env() {
     cp -as /usr/share/emscripten/cache/. "$EM_CACHE/"
     rm -f "$EM_CACHE/cache.lock"  # a real lock file here, not a link that writes into /usr
     touch "$EM_CACHE/.mirrored"
+  fi
+}
+
+# The browser suite's engines, all Debian's: chromium (playwright-core), firefox-esr (puppeteer-core
+# over WebDriver BiDi) and WebKitGTK's MiniBrowser (libwebkit2gtk-4.1-0) under WebKitWebDriver
+# (webkit2gtk-driver, selenium-webdriver) on an Xvfb display; fonts for the page's text; Mesa's GL
+# drivers, which libwebkit2gtk-4.1-0 only recommends (ensure_packages skips recommends), for MiniBrowser on Xvfb.
+BROWSER_PACKAGES=(chromium firefox-esr webkit2gtk-driver libwebkit2gtk-4.1-0 libgl1-mesa-dri xvfb fonts-dejavu-core fonts-liberation)
+
+# start_webkit_driver: Xvfb on a free display and WebKitWebDriver on a free port, both stopped when
+# the calling script exits (even on failure). Exports ATTN_WEBKIT_DRIVER (the driver's URL), or, when
+# either cannot start, ATTN_WEBKIT_DRIVER_ERROR: the WebKit checks then fail saying why.
+ATTN_XVFB_PID="" ATTN_WEBKIT_DRIVER_PID=""
+stop_webkit_driver() {
+  # each was started by setsid: its process group holds it and the browsers it spawned
+  [ -n "$ATTN_WEBKIT_DRIVER_PID" ] && kill -- -"$ATTN_WEBKIT_DRIVER_PID" 2>/dev/null
+  [ -n "$ATTN_XVFB_PID" ] && kill -- -"$ATTN_XVFB_PID" 2>/dev/null
+  ATTN_XVFB_PID="" ATTN_WEBKIT_DRIVER_PID=""
+  return 0
+}
+start_webkit_driver() {
+  local logs="$ROOT/build/webkit-driver" display="" port i
+  unset ATTN_WEBKIT_DRIVER ATTN_WEBKIT_DRIVER_ERROR
+  mkdir -p "$logs"
+  trap stop_webkit_driver EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  # -displayfd: Xvfb picks a free display and writes its number once it accepts clients
+  setsid Xvfb -displayfd 3 -screen 0 1280x1024x24 -nolisten tcp 3>"$logs/display" 2>"$logs/xvfb.log" &
+  ATTN_XVFB_PID=$!
+  for i in $(seq 100); do
+    display="$(cat "$logs/display" 2>/dev/null)"; [ -n "$display" ] && break
+    kill -0 "$ATTN_XVFB_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  if [ -z "$display" ]; then
+    export ATTN_WEBKIT_DRIVER_ERROR="Xvfb did not start; see $logs/xvfb.log"
+    echo "error: $ATTN_WEBKIT_DRIVER_ERROR" >&2
+    return 0
+  fi
+  port="$(node -e "const s = require('net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })")"
+  DISPLAY=":$display" NO_AT_BRIDGE=1 setsid WebKitWebDriver --host=127.0.0.1 --port="$port" >"$logs/driver.log" 2>&1 &
+  ATTN_WEBKIT_DRIVER_PID=$!
+  # ready when it answers /status
+  if node -e "(async () => { for (let i = 0; i < 100; i++) { try { if ((await fetch('http://127.0.0.1:$port/status')).ok) return; } catch {} await new Promise((r) => setTimeout(r, 100)); } process.exit(1); })()"; then
+    export ATTN_WEBKIT_DRIVER="http://127.0.0.1:$port"
+    echo "WebKitWebDriver on $ATTN_WEBKIT_DRIVER, display :$display (logs in $logs)"
+  else
+    export ATTN_WEBKIT_DRIVER_ERROR="WebKitWebDriver did not answer on port $port; see $logs/driver.log"
+    echo "error: $ATTN_WEBKIT_DRIVER_ERROR" >&2
   fi
 }

@@ -14,6 +14,16 @@ const GOLDEN = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/chapte
 const CELLS = new Map(GOLDEN.cells.map((c) => [c.id, c]));
 const cellLine = (id) => { const c = CELLS.get(id); return c.label ? `${c.label} ${c.print}` : c.print; };
 
+// Every cell the page (section "all") must show, word for word as PyTorch printed it.
+const MUST_SHOW = [
+  '3.3.2/attn_weights', '3.3.2/all_context_vecs', 'toy/all_context_vecs',
+  '3.4.1/query_2', '3.4.1/keys.shape', '3.4.1/attn_score_22', '3.4.1/attn_scores_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2',
+  '3.4.2/sa_v1', '3.4.2/sa_v2', 'ex3.1/sa_v1_with_v2_weights',
+  '3.5.1/attn_weights', '3.5.1/mask_simple', '3.5.1/masked_simple', '3.5.1/masked_simple_norm', '3.5.1/masked', '3.5.1/attn_weights_causal',
+  '3.5.2/dropout_ones', '3.5.2/dropout_attn_weights', '3.5.3/batch.shape', '3.5.3/context_vecs',
+  '3.6.1/context_vecs', 'ex3.2/context_vecs', '3.6.2/a_at_aT', '3.6.2/context_vecs', 'ex3.3/num_params',
+];
+
 async function launch() {
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-chromium-'));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -66,20 +76,22 @@ function settle(page) {
   return page.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete)));
 }
 
-// The shown text of every [data-cell] output, by cell id.
+// In the page: the shown text of every [data-cell] output, by cell id, through every shadow root.
+function collectCells() {
+  const out = {};
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.dataset && el.dataset.cell) out[el.dataset.cell] = el.textContent;
+      if (el.shadowRoot) walk(el.shadowRoot);
+    }
+  };
+  walk(document);
+  return out;
+}
+
 async function shownCells(page) {
   await settle(page);
-  return page.evaluate(() => {
-    const out = {};
-    const walk = (root) => {
-      for (const el of root.querySelectorAll('*')) {
-        if (el.dataset && el.dataset.cell) out[el.dataset.cell] = el.textContent;
-        if (el.shadowRoot) walk(el.shadowRoot);
-      }
-    };
-    walk(document);
-    return out;
-  });
+  return page.evaluate(collectCells);
 }
 
 // The native engine's answer to one eval request (the same code the wasm engines are built from).
@@ -88,4 +100,4 @@ function nativeEval(request) {
   return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request) }).toString());
 }
 
-module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, settle, shownCells, nativeEval };
+module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, settle, collectCells, shownCells, nativeEval };

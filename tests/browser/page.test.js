@@ -5,17 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { WEB, SCREENSHOTS, CELLS, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
-
-// Every cell the page must show, word for word as PyTorch printed it.
-const MUST_SHOW = [
-  '3.3.2/attn_weights', '3.3.2/all_context_vecs', 'toy/all_context_vecs',
-  '3.4.1/query_2', '3.4.1/keys.shape', '3.4.1/attn_score_22', '3.4.1/attn_scores_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2',
-  '3.4.2/sa_v1', '3.4.2/sa_v2', 'ex3.1/sa_v1_with_v2_weights',
-  '3.5.1/attn_weights', '3.5.1/mask_simple', '3.5.1/masked_simple', '3.5.1/masked_simple_norm', '3.5.1/masked', '3.5.1/attn_weights_causal',
-  '3.5.2/dropout_ones', '3.5.2/dropout_attn_weights', '3.5.3/batch.shape', '3.5.3/context_vecs',
-  '3.6.1/context_vecs', 'ex3.2/context_vecs', '3.6.2/a_at_aT', '3.6.2/context_vecs', 'ex3.3/num_params',
-];
+const { WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });

@@ -1,0 +1,174 @@
+// One interface over three browser drivers (playwright-core, puppeteer-core, selenium-webdriver), so
+// the cross-engine suite is written once. An engine supplies a handful of primitives; everything that
+// finds an element (inside any shadow root, by data-testid) runs in the page and is shared here.
+'use strict';
+const fs = require('node:fs');
+const { collectCells } = require('../helpers');
+
+// In the page: the first element with this data-testid, looking through every shadow root.
+const BY_TEST_ID = `(testId) => {
+  const find = (root) => {
+    const hit = root.querySelector('[data-testid="' + testId + '"]');
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) {
+      const inner = el.shadowRoot && find(el.shadowRoot);
+      if (inner) return inner;
+    }
+    return null;
+  };
+  const el = find(document);
+  if (!el) throw new Error('no element has data-testid="' + testId + '"');
+  return el;
+}`;
+
+// Subclasses implement:
+//   goto(url), run(expression) -> its JSON value (a promise is awaited), pressKey(key) on the focused
+//   element ('Home', 'End', 'ArrowLeft', 'ArrowRight', 'Enter', 'Tab'), clickAt(x, y) in viewport
+//   pixels, screenshotPng() -> Buffer, heardProblems() -> what the browser's console said, quit().
+// recordsInPage: true when the engine cannot listen to the console and reads the recorder's buffer.
+class Driver {
+  constructor(name, version) {
+    this.name = name;
+    this.version = version;
+    this.recordsInPage = false;
+    this.earlierProblems = [];   // the recorder's buffer of pages already left
+    this.opened = false;         // before the first open() the browser shows its blank page, no recorder
+  }
+
+  async open(url) {
+    if (this.recordsInPage) this.earlierProblems.push(...await this.recordedProblems());
+    await this.goto(url);
+    this.opened = true;
+  }
+
+  // fn runs in the page with args (JSON values); its result, awaited, comes back as JSON.
+  evaluate(fn, ...args) {
+    return this.run(`(${fn})(...${JSON.stringify(args)})`);
+  }
+
+  // Resolves with fn(...args)'s first truthy value, polled in the page on every frame.
+  async waitFor(fn, args = [], { timeout = 60000, what = String(fn) } = {}) {
+    const poll = `new Promise((resolve) => {
+      const fn = ${fn}, args = ${JSON.stringify(args)}, end = performance.now() + ${timeout};
+      const tick = () => {
+        let value, error;
+        try { value = fn(...args); } catch (e) { error = String(e); }
+        if (value) resolve({ value });
+        else if (performance.now() > end) resolve({ timedOut: true, value, error });
+        else setTimeout(tick, 16);
+      };
+      tick();
+    })`;
+    const result = await this.run(poll);
+    if (result.timedOut) {
+      throw new Error(`${this.name}: waited ${timeout} ms for ${what}; last result ${JSON.stringify(result.value)}${result.error ? `, error ${result.error}` : ''}`);
+    }
+    return result.value;
+  }
+
+  // The page is ready when every <attention-lab> shows its engine footer (or its error) and has
+  // finished its latest update.
+  async waitForLab() {
+    try {
+      await this.waitFor(() => {
+        const labs = [...document.querySelectorAll('attention-lab')];
+        return labs.length > 0 && labs.every((lab) => lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer], [data-testid=lab-error]'));
+      }, [], { what: 'every <attention-lab> to show its engine footer' });
+    } catch (e) {
+      // why it never came (a script that did not load, an exception) is usually among the problems
+      throw new Error(`${e.message}; problems so far: ${JSON.stringify(await this.problems())}`);
+    }
+    const shownError = await this.evaluate(() => [...document.querySelectorAll('attention-lab')]
+      .map((lab) => lab.shadowRoot.querySelector('[data-testid=lab-error]')).filter(Boolean).map((el) => el.textContent).join(' | '));
+    if (shownError) throw new Error(`${this.name}: the page shows an error instead of its results: "${shownError}"; problems so far: ${JSON.stringify(await this.problems())}`);
+    await this.settle();
+  }
+
+  settle() {
+    return this.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete)).then(() => true));
+  }
+
+  text(testId) {
+    return this.evaluate(`(testId) => (${BY_TEST_ID})(testId).textContent`, testId);
+  }
+
+  // Waits until the element's text is want (an update may land a frame or a task later).
+  async waitForText(testId, want, { timeout = 30000 } = {}) {
+    try {
+      await this.waitFor(`(testId, want) => (${BY_TEST_ID})(testId).textContent === want`, [testId, want], { timeout, what: `${testId} to read "${want}"` });
+    } catch (e) {
+      const shown = await this.text(testId).catch((err) => `(unreadable: ${err.message})`);
+      throw new Error(`${this.name}: ${testId} reads "${shown}", not "${want}", after ${timeout} ms`);
+    }
+  }
+
+  // The shown text of every [data-cell] output, by cell id (as helpers.shownCells).
+  async cells() {
+    await this.settle();
+    return this.evaluate(collectCells);
+  }
+
+  // A real pointer click on the middle of the element, scrolled into view first.
+  async click(testId) {
+    const { x, y } = await this.evaluate(`(testId) => {
+      const el = (${BY_TEST_ID})(testId);
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = el.getBoundingClientRect();
+      return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
+    }`, testId);
+    await this.clickAt(x, y);
+  }
+
+  // Focuses the element, then presses key on the keyboard.
+  async press(testId, key) {
+    await this.evaluate(`(testId) => { (${BY_TEST_ID})(testId).focus(); return true; }`, testId);
+    await this.pressKey(key);
+  }
+
+  // Sets an input's value and fires input, as a learner's edit does.
+  setValue(testId, value) {
+    return this.evaluate(`(testId, value) => {
+      const el = (${BY_TEST_ID})(testId);
+      el.value = value;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      return el.value;
+    }`, testId, String(value));
+  }
+
+  async screenshot(file) {
+    fs.writeFileSync(file, await this.screenshotPng());
+  }
+
+  async recordedProblems() {
+    if (!this.opened) return [];
+    return this.evaluate(() => (window.__attnLabProblems
+      ? [...window.__attnLabProblems]
+      : ['the problem recorder did not run in this page: open pages from the suite\'s server (engines/server.js)']));
+  }
+
+  // Every console error, page error and CSP violation since the engine started.
+  async problems() {
+    if (!this.recordsInPage) return this.heardProblems();
+    return [...this.earlierProblems, ...await this.recordedProblems()];
+  }
+
+  close() { return this.quit(); }
+}
+
+// The primitives over a playwright-core or puppeteer-core page: the two share these calls. heard is
+// the array the page's console and pageerror listeners fill.
+class PageDriver extends Driver {
+  constructor(name, version, browser, page, heard) {
+    super(name, version);
+    Object.assign(this, { browser, page, heard });
+  }
+  goto(url) { return this.page.goto(url); }
+  run(expression) { return this.page.evaluate(expression); }
+  pressKey(key) { return this.page.keyboard.press(key); }
+  clickAt(x, y) { return this.page.mouse.click(x, y); }
+  screenshotPng() { return this.page.screenshot(); }
+  heardProblems() { return [...this.heard]; }
+  quit() { return this.browser.close(); }
+}
+
+module.exports = { Driver, PageDriver };

@@ -1,0 +1,38 @@
+// The cross-engine suite's server: build/web as it is, plus the problems control page, and, for a
+// driver that cannot hear the browser's console (WebKit), the recorder as the first script of every
+// page. A temporary folder of links to build/web holds the two rewritten pages; build/web is not touched.
+'use strict';
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { WEB, startServer } = require('../helpers');
+
+const PAGE = path.join(__dirname, 'page');
+const RECORDER = 'attention-lab-test-recorder.js';
+const CONTROL = 'problems-control.html';
+
+// page's <head> with the recorder as its first child, when asked for.
+function withRecorder(html, name) {
+  if (!/<head>/i.test(html)) throw new Error(`${name} has no <head>: the suite puts its problem recorder there, so keep one.`);
+  return html.replace(/<head>/i, `<head>\n<script src="${RECORDER}"></script>`);
+}
+
+async function startSuiteServer({ recorder }) {
+  if (!fs.existsSync(path.join(WEB, 'index.html'))) throw new Error(`${WEB}/index.html is missing: run ./scripts/build web first.`);
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-suite-web-'));
+  for (const entry of fs.readdirSync(WEB)) {
+    if (entry !== 'index.html') fs.symlinkSync(path.resolve(WEB, entry), path.join(root, entry));   // absolute: ATTN_WEB_ROOT may be relative
+  }
+  const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8'), [CONTROL]: fs.readFileSync(path.join(PAGE, CONTROL), 'utf8') };
+  for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);
+  fs.copyFileSync(path.join(PAGE, 'problems-control.js'), path.join(root, 'problems-control.js'));
+  if (recorder) fs.copyFileSync(path.join(PAGE, 'recorder.js'), path.join(root, RECORDER));
+  const server = await startServer(root);
+  return {
+    url: server.url,
+    controlUrl: `${server.url}${CONTROL}`,
+    async close() { await server.close(); fs.rmSync(root, { recursive: true, force: true }); },
+  };
+}
+
+module.exports = { startSuiteServer };
