@@ -5,6 +5,7 @@
 
 #include "attn/format.h"
 #include "attn/generator.h"
+#include "attn/limits.h"
 #include "attn/modules.h"
 
 namespace attn {
@@ -54,7 +55,8 @@ std::vector<BookCell> chapter3_cells() {
     // own pass has it.
     Generator gen;
     gen.manual_seed(123);
-    const MultiHeadAttention mha_gpt2(768, 768, 1024, 0.0, 12, false, gen);
+    namespace gpt2 = gpt2_small;
+    const MultiHeadAttention mha_gpt2(gpt2::kEmbDim, gpt2::kEmbDim, gpt2::kContextLength, 0.0, gpt2::kNumHeads, false, gen);
     rec.integer("ex3.3/num_params", mha_gpt2.num_params());
     return rec.cells;
 }

@@ -3,7 +3,6 @@
 #include "attn/tensor.h"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>

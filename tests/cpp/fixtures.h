@@ -1,9 +1,12 @@
 // Reading the committed fixtures (the golden chapter and the PyTorch reference cases).
 #pragma once
 
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 inline std::string read_fixture(const std::string& name) {

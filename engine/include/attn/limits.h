@@ -16,3 +16,13 @@ constexpr int64_t kMaxHeads = 256;
 constexpr int64_t kMaxElements = int64_t(1) << 24;
 
 }  // namespace attn::limits
+
+// GPT-2 small's attention (the book's GPT_CONFIG_124M): exercise 3.3, the page's long-sequence
+// demo and the benchmarks.
+namespace attn::gpt2_small {
+
+constexpr int64_t kEmbDim = 768;  // d_in = d_out
+constexpr int64_t kNumHeads = 12;
+constexpr int64_t kContextLength = 1024;
+
+}  // namespace attn::gpt2_small
