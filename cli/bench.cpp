@@ -6,6 +6,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
@@ -13,11 +14,12 @@
 
 #include "attn/kernels.h"
 #include "attn/lab.h"
+#include "attn/limits.h"
 
 namespace attn::bench {
 
 #ifdef ATTN_AVX2
-double fma_peak_once__avx2(long iterations);  // cli/bench_fma_avx2.cpp
+double fma_peak_once__avx2(int64_t iterations);  // cli/bench_fma_avx2.cpp
 #endif
 
 namespace {
@@ -63,11 +65,31 @@ struct Reporter {
             std::printf("sgemm %-9s n=%-4d %10.3f ms %8.2f GFLOP/s\n", kernel, n, ms, gflops);
         }
     }
-    void mha(const char* kernel, int T, double ms) const {
-        if (json) std::printf("{\"bench\":\"mha_gpt2_small\",\"kernel\":\"%s\",\"T\":%d,\"ms\":%.2f}\n", kernel, T, ms);
-        else std::printf("MHA gpt2-small %-9s T=%-4d %8.2f ms\n", kernel, T, ms);
+    // peak_gflops <= 0: not measured (no avx2 back end in this run), so no fraction either
+    void mha(const char* kernel, int T, double ms, double gflops, double peak_gflops) const {
+        if (json) {
+            std::printf("{\"bench\":\"mha_gpt2_small\",\"kernel\":\"%s\",\"T\":%d,\"ms\":%.2f,\"gflops\":%.2f", kernel, T,
+                        ms, gflops);
+            if (peak_gflops > 0) std::printf(",\"fraction_of_fma_peak\":%.3f", gflops / peak_gflops);
+            std::printf("}\n");
+        } else {
+            std::printf("MHA gpt2-small %-9s T=%-4d %8.2f ms %8.2f GFLOP/s", kernel, T, ms, gflops);
+            if (peak_gflops > 0) std::printf("  %4.1f%% of the FMA peak", 100.0 * gflops / peak_gflops);
+            std::printf("\n");
+        }
     }
 };
+
+// Floating-point operations of one GPT-2-small MultiHeadAttention forward on T tokens (batch 1):
+// the q, k, v and output projections, 2·T·d·d each, and under the causal mask only the T(T+1)/2
+// visible query-key pairs of q·kᵀ and of weights·v, 2·head_dim each, over all heads (= 2·d).
+// Softmax, scaling and bias adds are left out, as in the usual GEMM FLOP counts.
+double mha_flops(int T) {
+    const double d = static_cast<double>(gpt2_small::kEmbDim);
+    const double projections = 4 * 2.0 * T * d * d;
+    const double attention = 2 * (2.0 * d) * (T * (T + 1.0) / 2);
+    return projections + attention;
+}
 
 }  // namespace
 
@@ -84,6 +106,7 @@ int run(int argc, char** argv) {
     }
     const Reporter out{json};
     const kernels::KernelTable& was_active = kernels::active();  // also reports a bad ATTN_KERNELS
+    double peak_gflops = 0;
     // every available back end, or only the one ATTN_KERNELS names
     const char* forced = std::getenv("ATTN_KERNELS");
     const std::vector<const kernels::KernelTable*> backends =
@@ -95,7 +118,8 @@ int run(int argc, char** argv) {
         fma_peak_once__avx2(20'000'000);  // warm-up, lets the clock settle
         for (int i = 0; i < 7; i++) runs.push_back(fma_peak_once__avx2(50'000'000));
         std::sort(runs.begin(), runs.end());
-        out.fma_peak(runs[runs.size() / 2]);
+        peak_gflops = runs[runs.size() / 2];
+        out.fma_peak(peak_gflops);
     }
 #endif
 
@@ -116,10 +140,11 @@ int run(int argc, char** argv) {
             out.sgemm("openblas", n, ms, gflops(ms));
         }
     }
-    const int T = 1024;
+    const int T = static_cast<int>(gpt2_small::kContextLength);
     for (const kernels::KernelTable* k : backends) {
         kernels::select(k->name);
-        out.mha(k->name, T, checked(lab::bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9)));
+        const double ms = checked(lab::bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9));
+        out.mha(k->name, T, ms, mha_flops(T) / (ms * 1e-3) * 1e-9, peak_gflops);
     }
     kernels::select(was_active.name);
     return 0;
