@@ -388,11 +388,13 @@ std::string result_json(const Tensor& t) {
     return out + "}";
 }
 
+std::string oversized_request_json() {
+    return error_json("the request is larger than " + std::to_string(lim::kMaxRequestBytes >> 20) + " MiB; send a smaller one");
+}
+
 EvalResult eval_request(const std::string& request_json) {
     try {
-        if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) {
-            throw Error("the request is larger than " + std::to_string(lim::kMaxRequestBytes >> 20) + " MiB; send a smaller one");
-        }
+        if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) return {false, oversized_request_json()};
         check_text(request_json);
         json j;
         try {
