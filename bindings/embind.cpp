@@ -47,10 +47,9 @@ std::string eval_request(const val& json) {
     if (!json.isString()) {
         return "{\"error\":\"evalRequest takes the request as a JSON string, e.g. JSON.stringify({op: 'softmax', x: [1, 2]})\"}";
     }
-    // Too long for any request: pass on just enough that the engine refuses it with its usual sentence.
-    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) {
-        return attn::eval_request(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>()).json;
-    }
+    // Checked before the text is copied into wasm memory (which never shrinks): a string of more
+    // than the limit in UTF-16 units is more than the limit in UTF-8 bytes too.
+    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return attn::oversized_request_json();
     return attn::eval_request(json.as<std::string>()).json;
 }
 

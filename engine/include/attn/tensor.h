@@ -63,7 +63,8 @@ constexpr int64_t kExactProductWork = int64_t(1) << 16;
 void mm(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed);
 
 // --- arithmetic ---
-Tensor matmul(const Tensor& a, const Tensor& b);  // torch.matmul for the 1-D..4-D cases the chapter uses
+Tensor matmul(const Tensor& a, const Tensor& b);  // torch.matmul on 1-D..4-D tensors, batch dimensions broadcast
+Shape matmul_shape(const Shape& a, const Shape& b);  // its result's shape, or an Error saying why none
 Tensor dot(const Tensor& a, const Tensor& b);     // 1-D · 1-D
 Tensor mul(const Tensor& a, const Tensor& b);     // elementwise, b broadcast from the right
 Tensor mul(const Tensor& a, float s);
