@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "attn/kernels.h"
-#include "attn/lab.h"
+#include "attn/bench.h"
 #include "attn/limits.h"
 
 namespace attn::bench {
@@ -25,7 +25,7 @@ double fma_peak_once__avx2(int64_t iterations);  // cli/bench_fma_avx2.cpp
 namespace {
 
 // The benchmarks' arguments are constants here, so an error would be a bug: say so and stop.
-double checked(const lab::BenchResult& r) {
+double checked(const BenchResult& r) {
     if (!r.error.empty()) {
         std::fprintf(stderr, "attention-lab bench: %s\n", r.error.c_str());
         std::exit(1);
@@ -35,7 +35,7 @@ double checked(const lab::BenchResult& r) {
 
 // OpenBLAS's cblas_sgemm, loaded at run time if Debian's libopenblas0 is installed (the BLAS
 // PyTorch uses here), on one thread like everything else in this bench.
-lab::SgemmFn load_openblas() {
+SgemmFn load_openblas() {
     setenv("OPENBLAS_NUM_THREADS", "1", 1);  // read when the library loads: no idle worker threads
     void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return nullptr;
@@ -80,17 +80,6 @@ struct Reporter {
     }
 };
 
-// Floating-point operations of one GPT-2-small MultiHeadAttention forward on T tokens (batch 1):
-// the q, k, v and output projections, 2·T·d·d each, and under the causal mask only the T(T+1)/2
-// visible query-key pairs of q·kᵀ and of weights·v, 2·head_dim each, over all heads (= 2·d).
-// Softmax, scaling and bias adds are left out, as in the usual GEMM FLOP counts.
-double mha_flops(int T) {
-    const double d = static_cast<double>(gpt2_small::kEmbDim);
-    const double projections = 4 * 2.0 * T * d * d;
-    const double attention = 2 * (2.0 * d) * (T * (T + 1.0) / 2);
-    return projections + attention;
-}
-
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -126,24 +115,24 @@ int run(int argc, char** argv) {
     // sgemm and the chapter's MultiHeadAttention at GPT-2-small size (d_in = d_out = 768, 12 heads,
     // causal, dropout 0, batch 1, T = 1024, through the module's own forward): the engine's own
     // benchmarks, the same code the browser's bench page times in wasm
-    const lab::SgemmFn openblas = load_openblas();
+    const SgemmFn openblas = load_openblas();
     for (int n : {256, 512, 1024}) {
         const auto gflops = [n](double ms) { return 2.0 * n * n * n / (ms * 1e-3) * 1e-9; };
         for (const kernels::KernelTable* k : backends) {
             kernels::select(k->name);
             const bool slow = std::string(k->name) == "scalar" && n >= 512;
-            const double ms = checked(lab::bench_sgemm(n, slow ? 3 : 9));
+            const double ms = checked(bench_sgemm(n, slow ? 3 : 9));
             out.sgemm(k->name, n, ms, gflops(ms));
         }
         if (openblas) {
-            const double ms = checked(lab::bench_sgemm_with(n, 9, openblas));
+            const double ms = checked(bench_sgemm_with(n, 9, openblas));
             out.sgemm("openblas", n, ms, gflops(ms));
         }
     }
     const int T = static_cast<int>(gpt2_small::kContextLength);
     for (const kernels::KernelTable* k : backends) {
         kernels::select(k->name);
-        const double ms = checked(lab::bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9));
+        const double ms = checked(bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9));
         out.mha(k->name, T, ms, mha_flops(T) / (ms * 1e-3) * 1e-9, peak_gflops);
     }
     kernels::select(was_active.name);

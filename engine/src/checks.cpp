@@ -1,14 +1,112 @@
-// Work estimates for `eval` requests (checks.h). Each counts what the op's forward computes, in the
-// order modules.cpp computes it; sizes are already within attn/limits.h, so no product overflows.
+// The request rules (checks.h): each limit and its sentence once. Then the work estimates: each
+// counts what the op's forward computes, in the order modules.cpp computes it; sizes are already
+// within attn/limits.h, so no product overflows.
 #include "checks.h"
 
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 #include "attn/limits.h"
+#include "attn/modules.h"
 
 namespace attn::checks {
 
 namespace lim = attn::limits;
+
+namespace {
+
+// JS numbers hold whole numbers exactly up to 2^53.
+constexpr double kMaxSafeInteger = 9007199254740992.0;
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string count(int64_t n) { return std::to_string(n); }
+
+}  // namespace
+
+Error not_whole(const std::string& name, double lo, double hi, const std::string& got) {
+    return Error(name + " must be a whole number from " + number_text(lo) + " to " + number_text(hi) + ", got " + got);
+}
+
+int64_t whole(double v, double lo, double hi, const std::string& name) {
+    if (!(std::floor(v) == v && v >= lo && v <= hi)) throw not_whole(name, lo, hi, number_text(v));
+    return static_cast<int64_t>(v);
+}
+
+uint64_t seed(double v) { return static_cast<uint64_t>(whole(v, -kMaxSafeInteger, kMaxSafeInteger, "seed")); }
+
+void dropout(double p, const std::string& name) {
+    if (!(p >= 0.0 && p < 1.0)) throw Error(name + " must be at least 0 and less than 1, got " + number_text(p));
+}
+
+void temperature(double t) {
+    if (!(t > 0.0) || !std::isfinite(t)) {
+        throw Error("the temperature must be a finite number greater than 0, got " + number_text(t));
+    }
+}
+
+void positive(int64_t v, const std::string& name) {
+    if (v <= 0) throw Error(name + " must be at least 1, got " + count(v));
+}
+
+void elements(int64_t n, const std::string& what) {
+    if (n > lim::kMaxElements) {
+        throw Error(what + " would need " + count(n) + " numbers, more than the limit of " + count(lim::kMaxElements) +
+                    "; use fewer tokens, heads or a smaller batch");
+    }
+}
+
+void tokens_fit_context(int64_t tokens, int64_t context_length) {
+    if (tokens > context_length) {
+        throw Error("x has " + count(tokens) + " tokens but context_length is " + count(context_length) +
+                    ": raise context_length or use fewer tokens");
+    }
+}
+
+int64_t head_dim(int64_t d_out, int64_t num_heads) {
+    positive(num_heads, "num_heads");
+    positive(d_out, "d_out");
+    if (d_out % num_heads != 0) {
+        throw Error("d_out (" + count(d_out) + ") must be divisible by num_heads (" + count(num_heads) + ")");
+    }
+    return d_out / num_heads;
+}
+
+void attention_sizes(const AttentionSizes& s, Module module) {
+    const int64_t B = s.batch, T = s.tokens, H = s.num_heads;
+    if (B > lim::kMaxBatch) throw Error("x has a batch of " + count(B) + "; the limit is " + count(lim::kMaxBatch));
+    if (T > lim::kMaxTokens) throw Error("x has " + count(T) + " tokens; the limit is " + count(lim::kMaxTokens));
+    if (s.d_in > lim::kMaxDim) throw Error("x rows have " + count(s.d_in) + " values; the limit is " + count(lim::kMaxDim));
+    if (module != Module::self_attention) tokens_fit_context(T, s.context_length);
+    if (module == Module::mha) head_dim(s.d_out, H);
+    dropout(s.dropout, "dropout");
+    // the tensors the forward makes: the wrapper runs num_heads whole CausalAttention modules, while
+    // MultiHeadAttention splits one projection (this rule once multiplied its sizes by num_heads too)
+    const int64_t copies = module == Module::mha_wrapper ? H : 1;
+    elements(B * T * s.d_out * copies, "the projections");
+    elements(s.d_in * s.d_out * copies, "the weights");
+    const bool fused = module == Module::mha && s.dropout == 0.0 && T >= kFusedMinTokens;
+    switch (module) {
+    case Module::self_attention:
+        elements(T * T, "the attention scores");
+        check_work(self_attention_work(T, s.d_in, s.d_out));
+        break;
+    case Module::causal_attention:
+    case Module::mha_wrapper:
+        elements(B * T * T, "the attention weights");
+        check_work(causal_attention_work(B, T, s.d_in, s.d_out, H));
+        break;
+    case Module::mha:
+        if (!fused) elements(B * H * T * T, "the attention weights");  // the fused path builds none
+        check_work(mha_work(B, T, s.d_in, s.d_out, H, fused));
+        break;
+    }
+}
 
 namespace {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "attn/request.h"
+#include "json_out.h"
 
 namespace attn {
 

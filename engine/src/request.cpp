@@ -15,6 +15,7 @@
 #include "attn/limits.h"
 #include "attn/modules.h"
 #include "checks.h"
+#include "json_out.h"
 
 namespace attn {
 
@@ -94,12 +95,10 @@ public:
                    std::fabs(v->get<double>()) < 9.0e15) {
             out = static_cast<int64_t>(v->get<double>());
         } else {
-            throw Error(std::string("\"") + name + "\" must be a whole number from " + std::to_string(lo) +
-                        " to " + std::to_string(hi));
+            throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), v->dump());
         }
         if (out < lo || out > hi) {
-            throw Error(std::string("\"") + name + "\" is " + std::to_string(out) + " but must be from " +
-                        std::to_string(lo) + " to " + std::to_string(hi));
+            throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), std::to_string(out));
         }
         return out;
     }
@@ -216,177 +215,140 @@ private:
     }
 };
 
-void check_elements(int64_t n, const std::string& what) {
-    if (n > lim::kMaxElements) {
-        throw Error(what + " would need " + std::to_string(n) + " numbers, more than the limit of " +
-                    std::to_string(lim::kMaxElements) + "; use fewer tokens, heads or a smaller batch");
-    }
-}
-
-// A dropout probability, in [0, 1) as the chapter's modules need.
+// A dropout probability from a field, by the rule every caller shares.
 double dropout_p(Request& r, const char* name) {
-    double p = r.number(name);
-    if (!(p >= 0.0 && p < 1.0)) throw Error(std::string("\"") + name + "\" must be at least 0 and less than 1");
+    const double p = r.number(name);
+    checks::dropout(p, quoted(name));
     return p;
 }
 
-// The fields each op takes ("op" included); any other is refused before anything is computed.
-const std::vector<const char*>* fields_of(const std::string& op) {
-    static const std::vector<std::pair<std::string, std::vector<const char*>>> table = {
-        {"rand", {"op", "seed", "shape"}},
-        {"linear", {"op", "seed", "d_in", "d_out", "bias"}},
-        {"softmax", {"op", "x", "temperature"}},
-        {"matmul", {"op", "a", "b"}},
-        {"dropout", {"op", "seed", "p", "x"}},
-        {"self_attention_v1", {"op", "seed", "x", "d_out"}},
-        {"self_attention_v2", {"op", "seed", "x", "d_out", "qkv_bias"}},
-        {"causal_attention", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias"}},
-        {"mha_wrapper", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}},
-        {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}},
-    };
-    for (const auto& [name, fields] : table) if (name == op) return &fields;
-    return nullptr;
+// --- the ops: each reads its fields, checks its sizes and work (checks.h) before reading the
+// numbers, then computes. seed() is read first wherever there is one, so its errors come first.
+
+std::string op_rand(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape shape = r.shape();
+    checks::check_work(checks::rand_work(shape));
+    Generator gen(seed);
+    Tensor t = Tensor::zeros(shape);
+    for (float& v : t.data) v = gen.uniform_float(0.0f, 1.0f);
+    return result_json(t);
 }
 
-// The causal modules' arguments: x's (B, T, d_in) shape checked against the limits, x not read yet.
-struct CausalArgs {
-    Shape x_shape;
-    int64_t d_out, context_length, num_heads;
-    double p;
-    bool qkv_bias;
+std::string op_linear(Request& r) {
+    const uint64_t seed = r.seed();
+    const int64_t d_in = r.integer("d_in", 1, lim::kMaxDim), d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const bool bias = r.boolean("bias", true);
+    checks::check_work(checks::linear_work(d_in, d_out, bias));
+    Generator gen(seed);
+    Linear lin(d_in, d_out, bias, gen);
+    return "{\"weight\":" + result_json(lin.weight) + ",\"bias\":" + (bias ? result_json(lin.bias) : "null") + "}";
+}
+
+std::string op_softmax(Request& r) {
+    const Shape x_shape = r.tensor_shape("x", 0);
+    const double t = r.number("temperature", 1.0);
+    checks::temperature(t);
+    checks::check_work(checks::softmax_work(x_shape));
+    return result_json(temperature_softmax(r.tensor("x", x_shape), t));
+}
+
+// a @ b, as torch.matmul: the batched product of §3.3.2 and §3.6.2, and the page's checks
+std::string op_matmul(Request& r) {
+    const Shape a_shape = r.tensor_shape("a", 0), b_shape = r.tensor_shape("b", 0);
+    checks::elements(numel_of(matmul_shape(a_shape, b_shape)), "the product");
+    checks::check_work(checks::matmul_work(a_shape, b_shape));
+    return result_json(matmul(r.tensor("a", a_shape), r.tensor("b", b_shape)));
+}
+
+std::string op_dropout(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 0);
+    const double p = dropout_p(r, "p");
+    checks::check_work(checks::dropout_work(x_shape));
+    Generator gen(seed);
+    return result_json(Dropout{p}.forward(r.tensor("x", x_shape), gen));
+}
+
+template <bool kV2>
+std::string op_self_attention(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 2);
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t T = x_shape[0], d_in = x_shape[1];
+    const bool qkv_bias = kV2 && r.boolean("qkv_bias", false);
+    checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
+    Generator gen(seed);
+    const Tensor x = r.tensor("x", x_shape);
+    if (!kV2) return result_json(SelfAttentionV1(d_in, d_out, gen).forward(x));
+    return result_json(SelfAttentionV2(d_in, d_out, qkv_bias, gen).forward(x));
+}
+
+// causal_attention, mha_wrapper and mha: x is (B, T, d_in)
+template <checks::Module kModule>
+std::string op_causal(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 3);
+    const int64_t B = x_shape[0], T = x_shape[1], d_in = x_shape[2];
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t context_length = r.integer("context_length", 1, lim::kMaxTokens);
+    const int64_t num_heads = kModule == checks::Module::causal_attention ? 1 : r.integer("num_heads", 1, lim::kMaxHeads);
+    const double p = dropout_p(r, "dropout");
+    const bool qkv_bias = r.boolean("qkv_bias", false);
+    checks::attention_sizes({B, T, d_in, d_out, num_heads, context_length, p}, kModule);
+    Generator gen(seed);
+    const Tensor x = r.tensor("x", x_shape);
+    switch (kModule) {
+    case checks::Module::causal_attention:
+        return result_json(CausalAttention(d_in, d_out, context_length, p, qkv_bias, gen).forward(x, gen));
+    case checks::Module::mha_wrapper:
+        return result_json(MultiHeadAttentionWrapper(d_in, d_out, context_length, p, num_heads, qkv_bias, gen).forward(x, gen));
+    default:
+        return result_json(MultiHeadAttention(d_in, d_out, context_length, p, num_heads, qkv_bias, gen).forward(x, gen));
+    }
+}
+
+// Every op: its name, the fields it takes ("op" included; any other is refused before anything is
+// computed) and what it does. The "use one of" sentence lists these names.
+struct Op {
+    const char* name;
+    std::vector<const char*> fields;
+    std::string (*run)(Request&);
 };
 
-CausalArgs causal_args(Request& r, bool heads) {
-    CausalArgs a{r.tensor_shape("x", 3), r.integer("d_out", 1, lim::kMaxDim),
-                 r.integer("context_length", 1, lim::kMaxTokens), heads ? r.integer("num_heads", 1, lim::kMaxHeads) : 1,
-                 dropout_p(r, "dropout"), r.boolean("qkv_bias", false)};
-    const int64_t B = a.x_shape[0], T = a.x_shape[1], d_in = a.x_shape[2];
-    if (B > lim::kMaxBatch) throw Error("x has a batch of " + std::to_string(B) + "; the limit is " + std::to_string(lim::kMaxBatch));
-    if (T > lim::kMaxTokens) throw Error("x has " + std::to_string(T) + " tokens; the limit is " + std::to_string(lim::kMaxTokens));
-    if (d_in > lim::kMaxDim) throw Error("x rows have " + std::to_string(d_in) + " values; the limit is " + std::to_string(lim::kMaxDim));
-    if (T > a.context_length) {
-        throw Error("x has " + std::to_string(T) + " tokens but context_length is " + std::to_string(a.context_length) +
-                    ": raise context_length or use fewer tokens");
-    }
-    check_elements(B * T * a.d_out * (heads ? a.num_heads : 1), "the projections");
-    check_elements(d_in * a.d_out * (heads ? a.num_heads : 1), "the weights");
-    return a;
+const std::vector<Op>& ops() {
+    using M = checks::Module;
+    static const std::vector<Op> table = {
+        {"rand", {"op", "seed", "shape"}, op_rand},
+        {"linear", {"op", "seed", "d_in", "d_out", "bias"}, op_linear},
+        {"softmax", {"op", "x", "temperature"}, op_softmax},
+        {"matmul", {"op", "a", "b"}, op_matmul},
+        {"dropout", {"op", "seed", "p", "x"}, op_dropout},
+        {"self_attention_v1", {"op", "seed", "x", "d_out"}, op_self_attention<false>},
+        {"self_attention_v2", {"op", "seed", "x", "d_out", "qkv_bias"}, op_self_attention<true>},
+        {"causal_attention", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias"},
+         op_causal<M::causal_attention>},
+        {"mha_wrapper", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"},
+         op_causal<M::mha_wrapper>},
+        {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}, op_causal<M::mha>},
+    };
+    return table;
 }
 
-// Each op: read the sizes, check them and the work they imply (checks.h), then read the numbers
-// and compute.
 std::string evaluate(const json& j) {
     Request r(j);
-    const std::string op = r.op();
-    const std::vector<const char*>* fields = fields_of(op);
-    if (!fields) {
-        throw Error("unknown op " + quoted(op) + "; use one of rand, linear, softmax, matmul, dropout, self_attention_v1, "
-                    "self_attention_v2, causal_attention, mha_wrapper, mha");
+    const std::string name = r.op();
+    for (const Op& op : ops()) {
+        if (name != op.name) continue;
+        r.reject_unknown_fields(name, op.fields);
+        return op.run(r);
     }
-    r.reject_unknown_fields(op, *fields);
-    Generator gen;
-    if (op == "rand") {
-        const uint64_t seed = r.seed();
-        const Shape shape = r.shape();
-        checks::check_work(checks::rand_work(shape));
-        gen.manual_seed(seed);
-        Tensor t = Tensor::zeros(shape);
-        for (float& v : t.data) v = gen.uniform_float(0.0f, 1.0f);
-        return result_json(t);
-    }
-    if (op == "linear") {
-        const uint64_t seed = r.seed();
-        const int64_t d_in = r.integer("d_in", 1, lim::kMaxDim), d_out = r.integer("d_out", 1, lim::kMaxDim);
-        const bool bias = r.boolean("bias", true);
-        checks::check_work(checks::linear_work(d_in, d_out, bias));
-        gen.manual_seed(seed);
-        Linear lin(d_in, d_out, bias, gen);
-        return "{\"weight\":" + result_json(lin.weight) + ",\"bias\":" + (bias ? result_json(lin.bias) : "null") + "}";
-    }
-    if (op == "softmax") {
-        const Shape x_shape = r.tensor_shape("x", 0);
-        const double t = r.number("temperature", 1.0);
-        if (!(t > 0.0) || !std::isfinite(t)) throw Error("\"temperature\" must be a finite number greater than 0");
-        checks::check_work(checks::softmax_work(x_shape));
-        return result_json(temperature_softmax(r.tensor("x", x_shape), t));
-    }
-    if (op == "matmul") {
-        // a @ b, as torch.matmul: the batched product of §3.3.2 and §3.6.2, and the page's checks
-        const Shape a_shape = r.tensor_shape("a", 0), b_shape = r.tensor_shape("b", 0);
-        check_elements(numel_of(matmul_shape(a_shape, b_shape)), "the product");
-        checks::check_work(checks::matmul_work(a_shape, b_shape));
-        return result_json(matmul(r.tensor("a", a_shape), r.tensor("b", b_shape)));
-    }
-    if (op == "dropout") {
-        const uint64_t seed = r.seed();
-        const Shape x_shape = r.tensor_shape("x", 0);
-        const double p = dropout_p(r, "p");
-        checks::check_work(checks::dropout_work(x_shape));
-        gen.manual_seed(seed);
-        return result_json(Dropout{p}.forward(r.tensor("x", x_shape), gen));
-    }
-    if (op == "self_attention_v1" || op == "self_attention_v2") {
-        const uint64_t seed = r.seed();
-        const Shape x_shape = r.tensor_shape("x", 2);
-        const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
-        const int64_t T = x_shape[0], d_in = x_shape[1];
-        if (T > lim::kMaxTokens) throw Error("x has " + std::to_string(T) + " tokens; the limit is " + std::to_string(lim::kMaxTokens));
-        if (d_in > lim::kMaxDim) throw Error("x rows have " + std::to_string(d_in) + " values; the limit is " + std::to_string(lim::kMaxDim));
-        check_elements(T * T, "the attention scores");
-        check_elements(d_in * d_out, "the weights");
-        const bool qkv_bias = op == "self_attention_v2" && r.boolean("qkv_bias", false);
-        checks::check_work(checks::self_attention_work(T, d_in, d_out));
-        gen.manual_seed(seed);
-        const Tensor x = r.tensor("x", x_shape);
-        if (op == "self_attention_v1") return result_json(SelfAttentionV1(d_in, d_out, gen).forward(x));
-        return result_json(SelfAttentionV2(d_in, d_out, qkv_bias, gen).forward(x));
-    }
-    // causal_attention, mha_wrapper, mha
-    const uint64_t seed = r.seed();
-    const bool heads = op != "causal_attention";
-    const CausalArgs a = causal_args(r, heads);
-    const int64_t B = a.x_shape[0], T = a.x_shape[1], d_in = a.x_shape[2];
-    if (op == "mha") {
-        if (a.d_out % a.num_heads != 0) {
-            throw Error("d_out (" + std::to_string(a.d_out) + ") must be divisible by num_heads (" + std::to_string(a.num_heads) + ")");
-        }
-        const bool fused = a.p == 0.0 && T >= kFusedMinTokens;
-        if (!fused) check_elements(B * a.num_heads * T * T, "the attention weights");
-        checks::check_work(checks::mha_work(B, T, d_in, a.d_out, a.num_heads, fused));
-    } else {
-        check_elements(B * T * T, "the attention weights");
-        checks::check_work(checks::causal_attention_work(B, T, d_in, a.d_out, a.num_heads));
-    }
-    gen.manual_seed(seed);
-    const Tensor x = r.tensor("x", a.x_shape);
-    if (op == "causal_attention") {
-        return result_json(CausalAttention(d_in, a.d_out, a.context_length, a.p, a.qkv_bias, gen).forward(x, gen));
-    }
-    if (op == "mha_wrapper") {
-        return result_json(MultiHeadAttentionWrapper(d_in, a.d_out, a.context_length, a.p, a.num_heads, a.qkv_bias, gen).forward(x, gen));
-    }
-    return result_json(MultiHeadAttention(d_in, a.d_out, a.context_length, a.p, a.num_heads, a.qkv_bias, gen).forward(x, gen));
+    std::string names;
+    for (const Op& op : ops()) names += std::string(names.empty() ? "" : ", ") + op.name;
+    throw Error("unknown op " + quoted(name) + "; use one of " + names);
 }
 
 }  // namespace
-
-std::string json_quote(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
-
-std::string result_json(const Tensor& t) {
-    std::string out = "{\"shape\":[";
-    for (size_t i = 0; i < t.shape.size(); i++) out += (i ? "," : "") + std::to_string(t.shape[i]);
-    out += "],\"values\":[";
-    for (size_t i = 0; i < t.data.size(); i++) {
-        if (i) out += ',';
-        out += float_text(t.data[i]);
-    }
-    out += "],\"print\":" + json_quote(format_tensor(t, false));
-    // what print(module(x)) shows in PyTorch: the same text with the autograd suffix
-    if (!t.grad_fn.empty()) {
-        out += ",\"grad_fn\":" + json_quote(t.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(format_tensor(t, true));
-    }
-    return out + "}";
-}
 
 std::string oversized_request_json() {
     return error_json("the request is larger than " + std::to_string(lim::kMaxRequestBytes >> 20) + " MiB; send a smaller one");

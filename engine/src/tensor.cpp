@@ -3,6 +3,7 @@
 #include "attn/tensor.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -128,7 +129,7 @@ Tensor& Tensor::as_parameter() {
     return *this;
 }
 
-Tensor select(const Tensor& t, int64_t index) {
+Tensor row(const Tensor& t, int64_t index) {
     if (t.dim() == 0) throw Error("cannot index a 0-d tensor");
     int64_t n = t.shape[0];
     if (index < -n || index >= n) throw Error("index " + std::to_string(index) + " is out of range");
@@ -181,7 +182,7 @@ Tensor transpose(const Tensor& t, int dim0, int dim1) {
     return tracked(std::move(out), "TransposeBackward0", {&t});
 }
 
-Tensor T(const Tensor& t) {
+Tensor transpose_2d(const Tensor& t) {
     if (t.dim() != 2) throw Error(".T is used here on 2-D tensors only");
     Tensor out = transpose(t, 0, 1);
     if (out.requires_grad) out.grad_fn = "PermuteBackward0";

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "attn/format.h"
-#include "attn/request.h"
+#include "../../engine/src/json_out.h"
 #include "fixtures.h"
 
 using attn::Tensor;

@@ -19,6 +19,12 @@ constexpr int64_t kMaxBatch = 64;
 constexpr int64_t kMaxHeads = 256;
 // Largest tensor a request may create, inputs and intermediates alike (64 MiB of float32).
 constexpr int64_t kMaxElements = int64_t(1) << 24;
+// The chapter replayed on the learner's inputs (book.h) builds every module, dropout masks
+// included: teaching sizes only.
+constexpr int64_t kMaxReplayTokens = 64;
+constexpr int64_t kMaxReplayDim = 64;  // d_in, d_out
+// Timed runs of one benchmark call (attn/bench.h).
+constexpr int64_t kMaxBenchRuns = 1000;
 
 // --- work (engine/src/checks.cpp estimates it from the sizes) ---
 // Multiply-adds of all the matrix products of one request.

@@ -47,10 +47,10 @@ struct Tensor {
 int64_t numel_of(const Shape& shape);  // throws Error when a dimension is negative or it overflows
 
 // --- indexing and views (all return contiguous copies) ---
-Tensor select(const Tensor& t, int64_t index);            // t[i]
+Tensor row(const Tensor& t, int64_t index);                // t[i]
 Tensor view(const Tensor& t, Shape shape);                 // one dimension may be -1
 Tensor transpose(const Tensor& t, int dim0, int dim1);     // t.transpose(d0, d1)
-Tensor T(const Tensor& t);                                 // t.T for 2-D t
+Tensor transpose_2d(const Tensor& t);                      // t.T for 2-D t
 Tensor stack(const std::vector<Tensor>& ts);               // torch.stack(ts, dim=0)
 Tensor cat_last(const std::vector<Tensor>& ts);            // torch.cat(ts, dim=-1)
 
