@@ -160,7 +160,8 @@ void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb,
 // Sleef's expf_u10 on a vector: pytorch_cpu::expf_u10's operations in its order, each vmla one
 // multiply-add rounded once (Target::fma), so every lane is the bit PyTorch's
 // Vectorized<float>::exp() gives. The target scales by 2^q and fixes the out-of-range lanes.
-inline Target::V expf_u10(Target::V d) {
+// (always inlined: it sits in softmax_row's inner loops, and clang otherwise keeps wasm's as a call)
+__attribute__((always_inline)) inline Target::V expf_u10(Target::V d) {
     using V = Target::V;
     const V q = Target::round_nearest(d * Target::set1(1.442695040888963407359924681001892137426645954152985934135449406931f));
     V s = Target::fma(q, Target::set1(-0.693145751953125f), d);
