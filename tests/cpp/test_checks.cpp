@@ -124,12 +124,9 @@ TEST_CASE("the modules throw the same sentences as eval", "[checks]") {
     CHECK_THROWS_WITH(attn::temperature_softmax(attn::Tensor::zeros({2}), 0.0),
                       Catch::StartsWith("the temperature must be a finite number greater than 0"));
     // and eval's words for the same rules
-    const auto eval_error_of = [](const char* request) {
-        return json::parse(attn::eval_request(request).json)["error"].get<std::string>();
-    };
-    CHECK(eval_error_of(R"({"op":"mha","seed":1,"x":[[[1,2]]],"d_out":5,"num_heads":2,"context_length":4,"dropout":0})") ==
+    CHECK(error_of(R"({"op":"mha","seed":1,"x":[[[1,2]]],"d_out":5,"num_heads":2,"context_length":4,"dropout":0})") ==
           "d_out (5) must be divisible by num_heads (2)");
-    CHECK_THAT(eval_error_of(R"({"op":"softmax","x":[1],"temperature":0})"),
+    CHECK_THAT(error_of(R"({"op":"softmax","x":[1],"temperature":0})"),
                Catch::StartsWith("the temperature must be a finite number greater than 0"));
 }
 

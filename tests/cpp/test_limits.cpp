@@ -16,14 +16,6 @@ namespace lim = attn::limits;
 
 namespace {
 
-std::string error_of(const std::string& request) {
-    const attn::EvalResult r = attn::eval_request(request);
-    CHECK_FALSE(r.ok);
-    const json j = json::parse(r.json);
-    REQUIRE(j.contains("error"));
-    return j["error"].get<std::string>();
-}
-
 // a nested list of zeros, as JSON text
 std::string zeros(const std::vector<int64_t>& shape, size_t dim = 0) {
     if (dim == shape.size()) return "0";

@@ -28,14 +28,6 @@ void check_result(const json& got, const json& want) {
     INFO("largest difference " << worst);
 }
 
-std::string error_of(const std::string& request) {
-    const attn::EvalResult r = attn::eval_request(request);
-    CHECK_FALSE(r.ok);
-    const json j = json::parse(r.json);
-    REQUIRE(j.contains("error"));
-    return j["error"].get<std::string>();
-}
-
 }  // namespace
 
 TEST_CASE("eval answers every reference case as PyTorch does", "[eval]") {
