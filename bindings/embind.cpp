@@ -1,5 +1,5 @@
 // The Embind layer: the JS API of bindings/API.md as conversions between JS values and the engine's
-// C++ calls (attn/request.h, attn/book.h, attn/lab.h). No logic lives here, and no C++ exception
+// C++ calls (attn/request.h, attn/book.h, attn/lab.h, attn/bench.h). No logic lives here, and no C++ exception
 // crosses into JS: the engine returns its errors as values.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/bench.h"
 #include "attn/book.h"
 #include "attn/lab.h"
 #include "attn/limits.h"
@@ -48,10 +49,9 @@ std::string eval_request(const val& json) {
     if (!json.isString()) {
         return "{\"error\":\"evalRequest takes the request as a JSON string, e.g. JSON.stringify({op: 'softmax', x: [1, 2]})\"}";
     }
-    // Too long for any request: pass on just enough that the engine refuses it with its usual sentence.
-    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) {
-        return attn::eval_request(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>()).json;
-    }
+    // Checked before the text is copied into wasm memory (which never shrinks): a string of more
+    // than the limit in UTF-16 units is more than the limit in UTF-8 bytes too.
+    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return attn::oversized_request_json();
     return attn::eval_request(json.as<std::string>()).json;
 }
 
@@ -127,7 +127,7 @@ val mha_forward(const val& x, double batch, double tokens, double d_in, double d
     attn::lab::MhaResult r;
     if (is_float32_array(x)) {
         r = attn::lab::mha_forward(length_of(x), fill_from(x), batch, tokens, d_in, d_out, num_heads, context_length,
-                                   dropout, seed);
+                                   dropout, seed, attn::bench::now_ms);
     } else {
         r.error = "x must be a Float32Array of batch × tokens × d_in numbers";
     }
@@ -139,9 +139,9 @@ val mha_forward(const val& x, double batch, double tokens, double d_in, double d
 }
 
 // The median in ms, or the sentence saying which argument to change.
-val bench_result(const attn::lab::BenchResult& r) { return r.error.empty() ? val(r.ms) : val(r.error); }
-val bench_sgemm(double n, double runs) { return bench_result(attn::lab::bench_sgemm(n, runs)); }
-val bench_mha(double tokens, double runs) { return bench_result(attn::lab::bench_mha(tokens, runs)); }
+val bench_result(const attn::bench::BenchResult& r) { return r.error.empty() ? val(r.ms) : val(r.error); }
+val bench_sgemm(double n, double runs) { return bench_result(attn::bench::bench_sgemm(n, runs)); }
+val bench_mha(double tokens, double runs) { return bench_result(attn::bench::bench_mha(tokens, runs)); }
 
 }  // namespace
 

@@ -6,24 +6,26 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "attn/kernels.h"
-#include "attn/lab.h"
+#include "attn/bench.h"
+#include "attn/limits.h"
 
 namespace attn::bench {
 
 #ifdef ATTN_AVX2
-double fma_peak_once__avx2(long iterations);  // cli/bench_fma_avx2.cpp
+double fma_peak_once__avx2(int64_t iterations);  // cli/bench_fma_avx2.cpp
 #endif
 
 namespace {
 
 // The benchmarks' arguments are constants here, so an error would be a bug: say so and stop.
-double checked(const lab::BenchResult& r) {
+double checked(const BenchResult& r) {
     if (!r.error.empty()) {
         std::fprintf(stderr, "attention-lab bench: %s\n", r.error.c_str());
         std::exit(1);
@@ -33,7 +35,7 @@ double checked(const lab::BenchResult& r) {
 
 // OpenBLAS's cblas_sgemm, loaded at run time if Debian's libopenblas0 is installed (the BLAS
 // PyTorch uses here), on one thread like everything else in this bench.
-lab::SgemmFn load_openblas() {
+SgemmFn load_openblas() {
     setenv("OPENBLAS_NUM_THREADS", "1", 1);  // read when the library loads: no idle worker threads
     void* lib = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!lib) return nullptr;
@@ -63,9 +65,18 @@ struct Reporter {
             std::printf("sgemm %-9s n=%-4d %10.3f ms %8.2f GFLOP/s\n", kernel, n, ms, gflops);
         }
     }
-    void mha(const char* kernel, int T, double ms) const {
-        if (json) std::printf("{\"bench\":\"mha_gpt2_small\",\"kernel\":\"%s\",\"T\":%d,\"ms\":%.2f}\n", kernel, T, ms);
-        else std::printf("MHA gpt2-small %-9s T=%-4d %8.2f ms\n", kernel, T, ms);
+    // peak_gflops <= 0: not measured (no avx2 back end in this run), so no fraction either
+    void mha(const char* kernel, int T, double ms, double gflops, double peak_gflops) const {
+        if (json) {
+            std::printf("{\"bench\":\"mha_gpt2_small\",\"kernel\":\"%s\",\"T\":%d,\"ms\":%.2f,\"gflops\":%.2f", kernel, T,
+                        ms, gflops);
+            if (peak_gflops > 0) std::printf(",\"fraction_of_fma_peak\":%.3f", gflops / peak_gflops);
+            std::printf("}\n");
+        } else {
+            std::printf("MHA gpt2-small %-9s T=%-4d %8.2f ms %8.2f GFLOP/s", kernel, T, ms, gflops);
+            if (peak_gflops > 0) std::printf("  %4.1f%% of the FMA peak", 100.0 * gflops / peak_gflops);
+            std::printf("\n");
+        }
     }
 };
 
@@ -84,6 +95,7 @@ int run(int argc, char** argv) {
     }
     const Reporter out{json};
     const kernels::KernelTable& was_active = kernels::active();  // also reports a bad ATTN_KERNELS
+    double peak_gflops = 0;
     // every available back end, or only the one ATTN_KERNELS names
     const char* forced = std::getenv("ATTN_KERNELS");
     const std::vector<const kernels::KernelTable*> backends =
@@ -95,31 +107,33 @@ int run(int argc, char** argv) {
         fma_peak_once__avx2(20'000'000);  // warm-up, lets the clock settle
         for (int i = 0; i < 7; i++) runs.push_back(fma_peak_once__avx2(50'000'000));
         std::sort(runs.begin(), runs.end());
-        out.fma_peak(runs[runs.size() / 2]);
+        peak_gflops = runs[runs.size() / 2];
+        out.fma_peak(peak_gflops);
     }
 #endif
 
     // sgemm and the chapter's MultiHeadAttention at GPT-2-small size (d_in = d_out = 768, 12 heads,
     // causal, dropout 0, batch 1, T = 1024, through the module's own forward): the engine's own
     // benchmarks, the same code the browser's bench page times in wasm
-    const lab::SgemmFn openblas = load_openblas();
+    const SgemmFn openblas = load_openblas();
     for (int n : {256, 512, 1024}) {
         const auto gflops = [n](double ms) { return 2.0 * n * n * n / (ms * 1e-3) * 1e-9; };
         for (const kernels::KernelTable* k : backends) {
             kernels::select(k->name);
             const bool slow = std::string(k->name) == "scalar" && n >= 512;
-            const double ms = checked(lab::bench_sgemm(n, slow ? 3 : 9));
+            const double ms = checked(bench_sgemm(n, slow ? 3 : 9));
             out.sgemm(k->name, n, ms, gflops(ms));
         }
         if (openblas) {
-            const double ms = checked(lab::bench_sgemm_with(n, 9, openblas));
+            const double ms = checked(bench_sgemm_with(n, 9, openblas));
             out.sgemm("openblas", n, ms, gflops(ms));
         }
     }
-    const int T = 1024;
+    const int T = static_cast<int>(gpt2_small::kContextLength);
     for (const kernels::KernelTable* k : backends) {
         kernels::select(k->name);
-        out.mha(k->name, T, checked(lab::bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9)));
+        const double ms = checked(bench_mha(T, std::string(k->name) == "scalar" ? 3 : 9));
+        out.mha(k->name, T, ms, mha_flops(T) / (ms * 1e-3) * 1e-9, peak_gflops);
     }
     kernels::select(was_active.name);
     return 0;

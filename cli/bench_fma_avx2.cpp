@@ -3,17 +3,18 @@
 #include <immintrin.h>
 
 #include <chrono>
+#include <cstdint>
 
 namespace attn::bench {
 
 // GFLOP/s of one timed run of `iterations` steps over 12 independent FMA chains (2 FMA pipes x
 // 4-cycle latency needs at least 8 in flight to keep them busy).
-double fma_peak_once__avx2(long iterations) {
+double fma_peak_once__avx2(int64_t iterations) {
     __m256 acc[12];
     for (int i = 0; i < 12; i++) acc[i] = _mm256_set1_ps(0.001f * i);
     const __m256 a = _mm256_set1_ps(0.999999f), b = _mm256_set1_ps(1e-7f);
     const auto t0 = std::chrono::steady_clock::now();
-    for (long it = 0; it < iterations; it++) {
+    for (int64_t it = 0; it < iterations; it++) {
 #pragma GCC unroll 12
         for (int i = 0; i < 12; i++) acc[i] = _mm256_fmadd_ps(acc[i], a, b);  // stays in registers
     }

@@ -1,11 +1,10 @@
 // attention-lab: a thin command line over the engine. All I/O lives here; the engine does none.
 #include <cstdio>
-#include <iostream>
-#include <iterator>
 #include <string>
 
 #include "attn/book.h"
 #include "attn/kernels.h"
+#include "attn/limits.h"
 #include "attn/request.h"
 
 namespace {
@@ -22,8 +21,17 @@ int cmd_book() {
     return 0;
 }
 
+// Reads at most one byte more than a request may have, so an endless or oversized input is refused
+// at once (eval_request names the limit) instead of being read to its end.
 int cmd_eval() {
-    std::string request((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+    std::string request;
+    char chunk[1 << 16];
+    size_t n;
+    while (static_cast<int64_t>(request.size()) <= attn::limits::kMaxRequestBytes &&
+           (n = std::fread(chunk, 1, sizeof chunk, stdin)) > 0) {
+        request.append(chunk, n);
+    }
+    if (static_cast<int64_t>(request.size()) > attn::limits::kMaxRequestBytes) request.resize(attn::limits::kMaxRequestBytes + 1);
     attn::EvalResult result = attn::eval_request(request);
     std::printf("%s\n", result.json.c_str());
     return result.ok ? 0 : 2;

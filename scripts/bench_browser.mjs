@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = process.env.ATTN_WEB_ROOT || path.join(ROOT, 'build/web');   // override: a build elsewhere, as the browser tests
 const CHROMIUM = '/usr/bin/chromium';
 
-// The targets of issue 6; a miss is reported with its margin, never loosened here.
+// The speed targets the page must meet; a miss is reported with its margin, never loosened here.
 const TARGETS = { simdOverScalarSgemm: 3, wasmOverNativeMha: 2.5, sliderP95Ms: 4, longTaskMs: 50, gzipKB: 300, editP95Ms: 33, editWorkP95Ms: 16 };
 
 // The same server and browser as the browser tests: web/serve.mjs, and the system Chromium in a fresh

@@ -25,7 +25,7 @@ ensure_packages() {
 }
 
 # The native toolchain and libraries the engine, CLI and tests build with.
-NATIVE_PACKAGES=(cmake make g++ catch2 nlohmann-json3-dev libbenchmark-dev)
+NATIVE_PACKAGES=(cmake make g++ catch2 nlohmann-json3-dev)
 
 # The WebAssembly toolchain: Debian's emscripten (3.1.6), node-acorn for its JS optimizer, node to
 # run the engines and their tests, and the header-only libraries the engine and the suite include.

@@ -1,5 +1,7 @@
 // A tiny static server for build/web (scripts/run and the browser tests): correct MIME types for
-// .wasm/.js, CORS so <attention-lab> works when embedded from another origin, nothing outside the root.
+// .wasm/.js, CORS so <attention-lab> works when embedded from another origin. It must survive any
+// request a page can send: GET and HEAD only, nothing whose real path (after symlinks) is outside
+// the root, and every error (a bad path, stat, the read) answered, never thrown.
 // node web/serve.mjs [root] [port]   (port 0 = any free port; prints the URL)
 import http from 'node:http';
 import fs from 'node:fs';
@@ -11,23 +13,66 @@ const TYPES = {
   '.png': 'image/png', '.svg': 'image/svg+xml', '.txt': 'text/plain; charset=utf-8',
 };
 
-export function serve(root, port = 0, host = '127.0.0.1') {
+// Sent with every answer: no MIME sniffing, so a file is only ever what its extension says.
+const COMMON = { 'X-Content-Type-Options': 'nosniff', 'Access-Control-Allow-Origin': '*' };
+
+function fail(res, status, text) {
+  if (res.headersSent) { res.destroy(); return; }
+  res.writeHead(status, { ...COMMON, 'Content-Type': 'text/plain; charset=utf-8', ...(status === 405 ? { Allow: 'GET, HEAD' } : {}) });
+  res.end(text);
+}
+
+// The file a URL path names, or null when it names none: undecodable, a NUL, or outside the root.
+function fileFor(base, url) {
+  let pathname;
+  try { pathname = decodeURIComponent(new URL(url, 'http://x').pathname); } catch { return { status: 400 }; }
+  if (pathname.includes('\0')) return { status: 400 };
+  let file = path.join(base, pathname);
+  if (file !== base && !file.startsWith(base + path.sep)) return { status: 403 };
+  if (pathname.endsWith('/')) file = path.join(file, 'index.html');
+  return { file };
+}
+
+// options.createReadStream replaces fs.createReadStream (the tests make it fail mid-answer).
+export function serve(root, port = 0, host = '127.0.0.1', options = {}) {
   const base = path.resolve(root);
-  const server = http.createServer((req, res) => {
-    let pathname;
-    try { pathname = decodeURIComponent(new URL(req.url, 'http://x').pathname); } catch { res.writeHead(400).end(); return; }
-    let file = path.join(base, pathname);
-    if (file !== base && !file.startsWith(base + path.sep)) { res.writeHead(403).end(); return; }
-    if (pathname.endsWith('/')) file = path.join(file, 'index.html');
-    fs.stat(file, (err, st) => {
-      if (err || !st.isFile()) { res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found'); return; }
-      res.writeHead(200, {
-        'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
-        'Content-Length': st.size, 'Access-Control-Allow-Origin': '*', 'Cache-Control': 'no-cache',
+  const realBase = fs.realpathSync(base);
+  const createReadStream = options.createReadStream || fs.createReadStream;
+
+  function answer(req, res) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') { fail(res, 405, 'only GET and HEAD'); return; }
+    const { file, status } = fileFor(base, req.url);
+    if (!file) { fail(res, status, status === 400 ? 'bad request' : 'forbidden'); return; }
+    // the real path, symlinks resolved, must still be inside the root's real path
+    fs.realpath(file, (err, real) => {
+      if (err) { fail(res, 404, 'not found'); return; }
+      if (real !== realBase && !real.startsWith(realBase + path.sep)) { fail(res, 404, 'not found'); return; }
+      fs.stat(real, (err2, st) => {
+        if (err2 || !st.isFile()) { fail(res, 404, 'not found'); return; }
+        if (req.method === 'HEAD') {
+          res.writeHead(200, headers(real, st)).end();
+          return;
+        }
+        const stream = createReadStream(real);
+        stream.on('error', () => fail(res, 500, 'could not read the file'));
+        stream.once('open', () => res.writeHead(200, headers(real, st)));
+        stream.pipe(res);
       });
-      if (req.method === 'HEAD') { res.end(); return; }
-      fs.createReadStream(file).pipe(res);
     });
+  }
+
+  function headers(file, st) {
+    return { ...COMMON, 'Content-Type': TYPES[path.extname(file)] || 'application/octet-stream',
+      'Content-Length': st.size, 'Cache-Control': 'no-cache' };
+  }
+
+  const server = http.createServer((req, res) => {
+    try { answer(req, res); } catch { fail(res, 500, 'internal error'); }
+  });
+  // a request Node's parser refuses (a raw NUL, a malformed line) gets a 400, not a dropped process
+  server.on('clientError', (err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+    else socket.destroy();
   });
   return new Promise((resolve) => server.listen(port, host, () => resolve(server)));
 }

@@ -6,6 +6,7 @@
 
 #include "attn/format.h"
 #include "attn/generator.h"
+#include "attn/limits.h"
 #include "attn/modules.h"
 
 namespace attn {
@@ -79,7 +80,8 @@ std::vector<BookCell> chapter3_cells() {
     // own pass has it.
     Generator gen;
     gen.manual_seed(123);
-    const MultiHeadAttention mha_gpt2(768, 768, 1024, 0.0, 12, false, gen);
+    namespace gpt2 = gpt2_small;
+    const MultiHeadAttention mha_gpt2(gpt2::kEmbDim, gpt2::kEmbDim, gpt2::kContextLength, 0.0, gpt2::kNumHeads, false, gen);
     rec.integer("ex3.3/num_params", mha_gpt2.num_params());
     return rec.cells;
 }
@@ -91,32 +93,36 @@ void part_simplified(Recorder& rec, const Tensor& inputs, int64_t /*d_out*/, See
     rec.tensor("inputs", inputs);
 
     // 3.3.1 simplified attention for one query
-    const Tensor query = select(inputs, 1);
-    Tensor attn_scores_2 = Tensor::zeros({inputs.shape[0]});
-    for (int64_t i = 0; i < inputs.shape[0]; i++) attn_scores_2.data[i] = dot(select(inputs, i), query).item();
-    rec.tensor("3.3.1/attn_scores_2", attn_scores_2);
-    Tensor attn_weights_2_tmp = div(attn_scores_2, sum(attn_scores_2));
-    rec.tensor("3.3.1/attn_weights_2_tmp", attn_weights_2_tmp, "Attention weights:");
-    rec.tensor("3.3.1/attn_weights_2_tmp_sum", sum(attn_weights_2_tmp), "Sum:");
-    Tensor attn_weights_2_naive = div(exp(attn_scores_2), sum(exp(attn_scores_2), 0));
-    rec.tensor("3.3.1/attn_weights_2_naive", attn_weights_2_naive, "Attention weights:");
-    rec.tensor("3.3.1/attn_weights_2_naive_sum", sum(attn_weights_2_naive), "Sum:");
-    Tensor attn_weights_2 = softmax(attn_scores_2, 0);
-    rec.tensor("3.3.1/attn_weights_2", attn_weights_2, "Attention weights:");
-    rec.tensor("3.3.1/attn_weights_2_sum", sum(attn_weights_2), "Sum:");
-    Tensor context_vec_2 = Tensor::zeros(query.shape);
-    for (int64_t i = 0; i < inputs.shape[0]; i++) {
-        context_vec_2 = add(context_vec_2, mul(select(inputs, i), attn_weights_2.data[i]));
+    // (in its own block: 3.4.1 reuses the book's names attn_scores_2 and attn_weights_2)
+    Tensor context_vec_2;
+    {
+        const Tensor query = row(inputs, 1);
+        Tensor attn_scores_2 = Tensor::zeros({inputs.shape[0]});
+        for (int64_t i = 0; i < inputs.shape[0]; i++) attn_scores_2.data[i] = dot(row(inputs, i), query).item();
+        rec.tensor("3.3.1/attn_scores_2", attn_scores_2);
+        Tensor attn_weights_2_tmp = div(attn_scores_2, sum(attn_scores_2));
+        rec.tensor("3.3.1/attn_weights_2_tmp", attn_weights_2_tmp, "Attention weights:");
+        rec.tensor("3.3.1/attn_weights_2_tmp_sum", sum(attn_weights_2_tmp), "Sum:");
+        Tensor attn_weights_2_naive = div(exp(attn_scores_2), sum(exp(attn_scores_2), 0));
+        rec.tensor("3.3.1/attn_weights_2_naive", attn_weights_2_naive, "Attention weights:");
+        rec.tensor("3.3.1/attn_weights_2_naive_sum", sum(attn_weights_2_naive), "Sum:");
+        Tensor attn_weights_2 = softmax(attn_scores_2, 0);
+        rec.tensor("3.3.1/attn_weights_2", attn_weights_2, "Attention weights:");
+        rec.tensor("3.3.1/attn_weights_2_sum", sum(attn_weights_2), "Sum:");
+        context_vec_2 = Tensor::zeros(query.shape);
+        for (int64_t i = 0; i < inputs.shape[0]; i++) {
+            context_vec_2 = add(context_vec_2, mul(row(inputs, i), attn_weights_2.data[i]));
+        }
+        rec.tensor("3.3.1/context_vec_2", context_vec_2);
     }
-    rec.tensor("3.3.1/context_vec_2", context_vec_2);
 
     // 3.3.2 all inputs
     const int64_t n = inputs.shape[0];
     Tensor attn_scores = Tensor::zeros({n, n});
     for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < n; j++) attn_scores.data[i * n + j] = dot(select(inputs, i), select(inputs, j)).item();
+        for (int64_t j = 0; j < n; j++) attn_scores.data[i * n + j] = dot(row(inputs, i), row(inputs, j)).item();
     rec.tensor("3.3.2/attn_scores_loop", attn_scores);
-    attn_scores = matmul(inputs, T(inputs));
+    attn_scores = matmul(inputs, transpose_2d(inputs));
     rec.tensor("3.3.2/attn_scores", attn_scores);
     Tensor attn_weights = softmax(attn_scores, -1);
     rec.tensor("3.3.2/attn_weights", attn_weights);
@@ -136,7 +142,7 @@ void part_step_by_step(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds
     Generator gen;
     const int64_t d_in = inputs.shape[1];
     // 3.4.1 step by step
-    const Tensor x_2 = select(inputs, 1);
+    const Tensor x_2 = row(inputs, 1);
     gen.manual_seed(seeds(123));
     const SelfAttentionV1 weights(d_in, d_out, gen);  // the same three torch.rand draws
     const Tensor W_query = detached(weights.W_query), W_key = detached(weights.W_key),
@@ -150,17 +156,17 @@ void part_step_by_step(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds
     const Tensor values = matmul(inputs, W_value);
     rec.size("3.4.1/keys.shape", keys.shape, "keys.shape:");
     rec.size("3.4.1/values.shape", values.shape, "values.shape:");
-    rec.tensor("3.4.1/attn_score_22", dot(query_2, select(keys, 1)));
-    const Tensor attn_scores_2b = matmul(query_2, T(keys));
-    rec.tensor("3.4.1/attn_scores_2", attn_scores_2b);
+    rec.tensor("3.4.1/attn_score_22", dot(query_2, row(keys, 1)));
+    const Tensor attn_scores_2 = matmul(query_2, transpose_2d(keys));
+    rec.tensor("3.4.1/attn_scores_2", attn_scores_2);
     const int64_t d_k = keys.shape.back();
-    const Tensor attn_weights_2b = softmax(div(attn_scores_2b, sqrt_dk(d_k)), -1);
-    rec.tensor("3.4.1/attn_weights_2", attn_weights_2b);
-    rec.tensor("3.4.1/context_vec_2", matmul(attn_weights_2b, values));
+    const Tensor attn_weights_2 = softmax(div(attn_scores_2, sqrt_dk(d_k)), -1);
+    rec.tensor("3.4.1/attn_weights_2", attn_weights_2);
+    rec.tensor("3.4.1/context_vec_2", matmul(attn_weights_2, values));
     // the temperature slider: the same scores divided by T before the softmax
     const std::pair<const char*, double> temps[] = {{"0.1", 0.1}, {"0.5", 0.5}, {"1", 1.0}, {"1.41421", std::sqrt(2.0)},
                                                     {"2", 2.0},   {"5", 5.0},   {"10", 10.0}, {"100", 100.0}};
-    for (const auto& [name, t] : temps) rec.tensor(std::string("slider/T=") + name, temperature_softmax(attn_scores_2b, t));
+    for (const auto& [name, t] : temps) rec.tensor(std::string("slider/T=") + name, temperature_softmax(attn_scores_2, t));
 }
 
 void part_classes(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds) {
@@ -178,9 +184,9 @@ void part_classes(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seed
     rec.tensor("3.4.2/sa_v2.W_query.weight", detached(sa_v2.W_query.weight));
 
     // Exercise 3.1: v2's weights, transposed, moved into v1 give the same output
-    sa_v1.W_query = T(sa_v2.W_query.weight).as_parameter();
-    sa_v1.W_key = T(sa_v2.W_key.weight).as_parameter();
-    sa_v1.W_value = T(sa_v2.W_value.weight).as_parameter();
+    sa_v1.W_query = transpose_2d(sa_v2.W_query.weight).as_parameter();
+    sa_v1.W_key = transpose_2d(sa_v2.W_key.weight).as_parameter();
+    sa_v1.W_value = transpose_2d(sa_v2.W_value.weight).as_parameter();
     rec.tensor("ex3.1/sa_v1_with_v2_weights", sa_v1.forward(inputs));
 }
 
@@ -192,7 +198,7 @@ void part_causal(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds
     const SelfAttentionV2 sa_v2(d_in, d_out, false, gen);
     const Tensor queries = sa_v2.W_query.forward(inputs);
     const Tensor keys_v2 = sa_v2.W_key.forward(inputs);
-    Tensor attn_scores = matmul(queries, T(keys_v2));
+    Tensor attn_scores = matmul(queries, transpose_2d(keys_v2));
     Tensor attn_weights = softmax(div(attn_scores, sqrt_dk(keys_v2.shape.back())), -1);
     rec.tensor("3.5.1/attn_weights", attn_weights);
     const int64_t context_length = attn_scores.shape[0];
@@ -248,10 +254,10 @@ void part_multi_head(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds s
                                   0.7179f, 0.7058f, 0.9156f, 0.4340f, 0.0772f, 0.3565f, 0.1479f, 0.5331f,
                                   0.4066f, 0.2318f, 0.4545f, 0.9737f, 0.4606f, 0.5159f, 0.4220f, 0.5786f});
     rec.tensor("3.6.2/a_at_aT", matmul(a, transpose(a, 2, 3)));
-    const Tensor first_head = select(select(a, 0), 0);
-    rec.tensor("3.6.2/first_res", matmul(first_head, T(first_head)), "First head:\n");
-    const Tensor second_head = select(select(a, 0), 1);
-    rec.tensor("3.6.2/second_res", matmul(second_head, T(second_head)), "\nSecond head:\n");
+    const Tensor first_head = row(row(a, 0), 0);
+    rec.tensor("3.6.2/first_res", matmul(first_head, transpose_2d(first_head)), "First head:\n");
+    const Tensor second_head = row(row(a, 0), 1);
+    rec.tensor("3.6.2/second_res", matmul(second_head, transpose_2d(second_head)), "\nSecond head:\n");
 
     // the book's d_out = 2, or the learner's, which two heads must divide
     rec.attempt({"3.6.2/context_vecs", "3.6.2/context_vecs.shape"}, [&] {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <vector>
 
@@ -169,9 +170,9 @@ std::string add_suffixes(const std::string& tensor_str, const std::vector<std::s
     std::string out = tensor_str;
     size_t nl = tensor_str.rfind('\n');
     // Python: len(s) - s.rfind('\n') + 1, where rfind gives -1 when there is no newline
-    long last_line_len = static_cast<long>(tensor_str.size()) - (nl == std::string::npos ? -1 : static_cast<long>(nl)) + 1;
+    ptrdiff_t last_line_len = static_cast<ptrdiff_t>(tensor_str.size()) - (nl == std::string::npos ? -1 : static_cast<ptrdiff_t>(nl)) + 1;
     for (const std::string& suffix : suffixes) {
-        long suffix_len = static_cast<long>(suffix.size());
+        ptrdiff_t suffix_len = static_cast<ptrdiff_t>(suffix.size());
         if (last_line_len + suffix_len + 2 > kLineWidth) {
             out += ",\n" + std::string(indent, ' ') + suffix;
             last_line_len = indent + suffix_len;

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "attn/kernels.h"
+#include "checks.h"
 
 namespace attn {
 
@@ -20,10 +21,6 @@ Tensor uniform(const Shape& shape, double from, double to, Generator& gen) {
     const float f = static_cast<float>(from), tf = static_cast<float>(to);
     for (float& x : t.data) x = gen.uniform_float(f, tf);
     return t;
-}
-
-void require_positive(int64_t v, const char* name) {
-    if (v <= 0) throw Error(std::string(name) + " must be at least 1, got " + std::to_string(v));
 }
 
 void require_input(const Tensor& x, int dims, int64_t d_in, const char* module) {
@@ -52,7 +49,7 @@ Tensor causal_weights(const Tensor& attn_scores, int64_t T, int64_t d_k, Attenti
 
 // The forward shared by Listings 3.1 and 3.2: softmax(queries · keysᵀ / √d_k) · values, 2-D.
 Tensor scaled_dot_product(const Tensor& queries, const Tensor& keys, const Tensor& values, AttentionTrace* trace) {
-    Tensor attn_scores = matmul(queries, T(keys));
+    Tensor attn_scores = matmul(queries, transpose_2d(keys));
     Tensor scaled = div(attn_scores, sqrt_dk(keys.shape.back()));
     Tensor attn_weights = softmax(scaled, -1);
     Tensor context_vec = matmul(attn_weights, values);
@@ -60,27 +57,18 @@ Tensor scaled_dot_product(const Tensor& queries, const Tensor& keys, const Tenso
     return context_vec;
 }
 
-void require_context(int64_t T, int64_t context_length) {
-    if (T > context_length) {
-        throw Error("the input has " + std::to_string(T) + " tokens but context_length is " +
-                    std::to_string(context_length) + ": use at most context_length tokens");
-    }
-}
-
 }  // namespace
 
 double sqrt_dk(int64_t d_k) { return std::pow(static_cast<double>(d_k), 0.5); }
 
 Tensor temperature_softmax(const Tensor& scores, double temperature) {
-    if (!(temperature > 0.0) || !std::isfinite(temperature)) {
-        throw Error("temperature must be a finite number greater than 0");
-    }
+    checks::temperature(temperature);
     return softmax(div(scores, temperature), -1);
 }
 
 Tensor SimplifiedAttention::forward(const Tensor& inputs, AttentionTrace* trace) const {
     if (inputs.dim() != 2) throw Error("simplified attention takes a 2-D input (tokens, d_in)");
-    Tensor attn_scores = matmul(inputs, T(inputs));
+    Tensor attn_scores = matmul(inputs, transpose_2d(inputs));
     Tensor attn_weights = softmax(attn_scores, -1);
     Tensor context_vec = matmul(attn_weights, inputs);
     if (trace) {
@@ -93,8 +81,8 @@ Tensor SimplifiedAttention::forward(const Tensor& inputs, AttentionTrace* trace)
 }
 
 Linear::Linear(int64_t d_in, int64_t d_out, bool has_bias, Generator& gen) {
-    require_positive(d_in, "d_in");
-    require_positive(d_out, "d_out");
+    checks::positive(d_in, "d_in");
+    checks::positive(d_out, "d_out");
     // kaiming_uniform_(a=√5): gain = √(2/(1+a²)), std = gain/√fan_in, bound = √3·std
     const double a = std::sqrt(5.0);
     const double gain = std::sqrt(2.0 / (1.0 + a * a));
@@ -143,8 +131,8 @@ Tensor Dropout::forward(const Tensor& x, Generator& gen) const {
 }
 
 SelfAttentionV1::SelfAttentionV1(int64_t d_in, int64_t d_out, Generator& gen) {
-    require_positive(d_in, "d_in");
-    require_positive(d_out, "d_out");
+    checks::positive(d_in, "d_in");
+    checks::positive(d_out, "d_out");
     W_query = uniform({d_in, d_out}, 0.0, 1.0, gen).as_parameter();
     W_key = uniform({d_in, d_out}, 0.0, 1.0, gen).as_parameter();
     W_value = uniform({d_in, d_out}, 0.0, 1.0, gen).as_parameter();
@@ -172,13 +160,13 @@ CausalAttention::CausalAttention(int64_t d_in, int64_t d_out, int64_t context_le
                                  bool qkv_bias, Generator& gen)
     : W_query(d_in, d_out, qkv_bias, gen), W_key(d_in, d_out, qkv_bias, gen),
       W_value(d_in, d_out, qkv_bias, gen), dropout{p}, context_length(context_length) {
-    require_positive(context_length, "context_length");
+    checks::positive(context_length, "context_length");
 }
 
 Tensor CausalAttention::forward(const Tensor& x, Generator& gen, AttentionTrace* trace) const {
     require_input(x, 3, W_query.weight.shape[1], "CausalAttention");
     const int64_t num_tokens = x.shape[1];
-    require_context(num_tokens, context_length);
+    checks::tokens_fit_context(num_tokens, context_length);
     Tensor keys = W_key.forward(x);
     Tensor queries = W_query.forward(x);
     Tensor values = W_value.forward(x);
@@ -199,7 +187,7 @@ Tensor CausalAttention::forward(const Tensor& x, Generator& gen, AttentionTrace*
 MultiHeadAttentionWrapper::MultiHeadAttentionWrapper(int64_t d_in, int64_t d_out, int64_t context_length,
                                                      double dropout, int64_t num_heads, bool qkv_bias,
                                                      Generator& gen) {
-    require_positive(num_heads, "num_heads");
+    checks::positive(num_heads, "num_heads");
     for (int64_t h = 0; h < num_heads; h++) heads.emplace_back(d_in, d_out, context_length, dropout, qkv_bias, gen);
 }
 
@@ -209,25 +197,13 @@ Tensor MultiHeadAttentionWrapper::forward(const Tensor& x, Generator& gen) const
     return cat_last(outs);
 }
 
-namespace {
-int64_t checked_head_dim(int64_t d_out, int64_t num_heads) {
-    require_positive(num_heads, "num_heads");
-    require_positive(d_out, "d_out");
-    if (d_out % num_heads != 0) {
-        throw Error("d_out (" + std::to_string(d_out) + ") must be divisible by num_heads (" +
-                    std::to_string(num_heads) + ")");
-    }
-    return d_out / num_heads;
-}
-}  // namespace
-
 MultiHeadAttention::MultiHeadAttention(int64_t d_in, int64_t d_out_, int64_t context_length_, double p,
                                        int64_t num_heads_, bool qkv_bias, Generator& gen)
-    : d_out(d_out_), num_heads(num_heads_), head_dim(checked_head_dim(d_out_, num_heads_)),
+    : d_out(d_out_), num_heads(num_heads_), head_dim(checks::head_dim(d_out_, num_heads_)),
       context_length(context_length_), W_query(d_in, d_out_, qkv_bias, gen),
       W_key(d_in, d_out_, qkv_bias, gen), W_value(d_in, d_out_, qkv_bias, gen),
       out_proj(d_out_, d_out_, true, gen), dropout{p} {
-    require_positive(context_length, "context_length");
+    checks::positive(context_length, "context_length");
 }
 
 int64_t MultiHeadAttention::num_params() const {
@@ -243,7 +219,7 @@ int64_t MultiHeadAttention::count_params(int64_t d_in, int64_t d_out, bool qkv_b
 Tensor MultiHeadAttention::forward(const Tensor& x, Generator& gen, AttentionTrace* trace) const {
     require_input(x, 3, W_query.weight.shape[1], "MultiHeadAttention");
     const int64_t b = x.shape[0], num_tokens = x.shape[1];
-    require_context(num_tokens, context_length);
+    checks::tokens_fit_context(num_tokens, context_length);
     Tensor keys_flat = W_key.forward(x);  // (b, T, d_out)
     Tensor queries_flat = W_query.forward(x);
     Tensor values_flat = W_value.forward(x);

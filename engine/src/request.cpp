@@ -2,6 +2,7 @@
 // attn/limits.h, before the engine allocates; anything wrong becomes {"error": "<sentence>"}.
 #include "attn/request.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +14,8 @@
 #include "attn/format.h"
 #include "attn/limits.h"
 #include "attn/modules.h"
+#include "checks.h"
+#include "json_out.h"
 
 namespace attn {
 
@@ -23,12 +26,21 @@ namespace lim = attn::limits;
 
 std::string error_json(const std::string& message) { return "{\"error\":" + json_quote(message) + "}"; }
 
-// Refuse deep nesting before the parser sees it (the chapter's x is at most 4-D).
-void check_depth(const std::string& text) {
+// A value from the request, quoted for an error sentence: whole, with NUL and quotes escaped.
+std::string quoted(const std::string& s) { return json_quote(s); }
+
+// Before the parser sees the text: refuse a NUL byte anywhere (the parser would read it as the end
+// of the input and ignore what follows; JSON text never holds one, escaped or not) and deep nesting
+// (the chapter's x is at most 4-D).
+void check_text(const std::string& text) {
     int depth = 0;
     bool in_string = false;
     for (size_t i = 0; i < text.size(); i++) {
         char c = text[i];
+        if (c == '\0') {
+            throw Error("the request has a NUL byte at offset " + std::to_string(i) +
+                        "; send only the JSON object, with no bytes after it");
+        }
         if (in_string) {
             if (c == '\\') i++;
             else if (c == '"') in_string = false;
@@ -51,18 +63,18 @@ public:
         if (!j_.is_object()) throw Error("the request must be a JSON object like {\"op\": \"softmax\", ...}");
     }
 
-    // Every field the op reads is marked used; anything left over is probably a typo.
-    void reject_unknown_fields() const {
+    // Any field the op does not take is probably a typo: refused, by exact name, before computing.
+    void reject_unknown_fields(const std::string& op, const std::vector<const char*>& fields) const {
         for (auto it = j_.begin(); it != j_.end(); ++it) {
-            if (used_.find("," + it.key() + ",") == std::string::npos) {
-                throw Error("unknown field \"" + it.key() + "\" for op \"" + j_["op"].get<std::string>() +
-                            "\"; the fields it takes are: " + fields_list());
+            if (std::find_if(fields.begin(), fields.end(), [&](const char* f) { return it.key() == f; }) == fields.end()) {
+                std::string list;
+                for (const char* f : fields) list += std::string(list.empty() ? "" : ", ") + f;
+                throw Error("unknown field " + quoted(it.key()) + " for op " + quoted(op) + "; the fields it takes are: " + list);
             }
         }
     }
 
     std::string op() {
-        mark("op");
         const json* v = find("op");
         if (!v) throw Error("the request needs an \"op\" field, e.g. \"op\": \"softmax\"");
         if (!v->is_string()) throw Error("\"op\" must be a string, e.g. \"softmax\"");
@@ -70,7 +82,6 @@ public:
     }
 
     int64_t integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def = std::nullopt) {
-        mark(name);
         const json* v = find(name);
         if (!v) {
             if (def) return *def;
@@ -84,19 +95,16 @@ public:
                    std::fabs(v->get<double>()) < 9.0e15) {
             out = static_cast<int64_t>(v->get<double>());
         } else {
-            throw Error(std::string("\"") + name + "\" must be a whole number from " + std::to_string(lo) +
-                        " to " + std::to_string(hi));
+            throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), v->dump());
         }
         if (out < lo || out > hi) {
-            throw Error(std::string("\"") + name + "\" is " + std::to_string(out) + " but must be from " +
-                        std::to_string(lo) + " to " + std::to_string(hi));
+            throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), std::to_string(out));
         }
         return out;
     }
 
     // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement.
     uint64_t seed() {
-        mark("seed");
         const json* v = find("seed");
         if (!v) throw Error("missing field \"seed\": give a whole number, e.g. \"seed\": 123");
         if (v->is_number_unsigned()) return v->get<uint64_t>();
@@ -105,7 +113,6 @@ public:
     }
 
     double number(const char* name, std::optional<double> def = std::nullopt) {
-        mark(name);
         const json* v = find(name);
         if (!v) {
             if (def) return *def;
@@ -115,16 +122,15 @@ public:
     }
 
     bool boolean(const char* name, bool def) {
-        mark(name);
         const json* v = find(name);
         if (!v) return def;
         if (!v->is_boolean()) throw Error(std::string("\"") + name + "\" must be true or false");
         return v->get<bool>();
     }
 
-    // A nested array of numbers with the given number of dimensions (0 = any from 1 to 4).
-    Tensor tensor(const char* name, int dims) {
-        mark(name);
+    // The shape of a nested array of numbers with the given number of dimensions (0 = any from 1 to
+    // 4), read from its first entries; tensor() checks the rest while it copies the numbers.
+    Shape tensor_shape(const char* name, int dims) const {
         const json* v = find(name);
         const std::string want = dims == 2 ? "a list of rows, e.g. [[0.43, 0.15], [0.55, 0.87]]"
                                  : dims == 3 ? "a batch of token rows, e.g. [[[0.43, 0.15], [0.55, 0.87]]]"
@@ -145,15 +151,19 @@ public:
             throw Error(std::string("\"") + name + "\" has too many numbers (at most " +
                         std::to_string(lim::kMaxElements) + ")");
         }
+        return shape;
+    }
+
+    // The numbers of a field whose shape tensor_shape() gave.
+    Tensor tensor(const char* name, const Shape& shape) const {
         std::vector<float> data;
         data.reserve(static_cast<size_t>(numel_of(shape)));
-        fill(*v, shape, 0, name, data);
+        fill(*find(name), shape, 0, name, data);
         return Tensor(shape, std::move(data));
     }
 
     // torch.rand's size: up to 4 whole numbers, none negative, within the element limit.
     Shape shape() {
-        mark("shape");
         const json* v = find("shape");
         if (!v || !v->is_array() || v->size() > 4) throw Error("\"shape\" must be a list of up to 4 sizes, e.g. [2, 3]");
         Shape shape;
@@ -174,10 +184,7 @@ public:
 
 private:
     const json& j_;
-    std::string used_ = ",";
 
-    void mark(const char* name) { used_ += std::string(name) + ","; }
-    std::string fields_list() const { return used_.substr(1, used_.size() - 2); }
     const json* find(const char* name) const {
         auto it = j_.find(name);
         return it == j_.end() ? nullptr : &*it;
@@ -208,165 +215,149 @@ private:
     }
 };
 
-void check_elements(int64_t n, const std::string& what) {
-    if (n > lim::kMaxElements) {
-        throw Error(what + " would need " + std::to_string(n) + " numbers, more than the limit of " +
-                    std::to_string(lim::kMaxElements) + "; use fewer tokens, heads or a smaller batch");
-    }
-}
-
-// A dropout probability, in [0, 1) as the chapter's modules need.
+// A dropout probability from a field, by the rule every caller shares.
 double dropout_p(Request& r, const char* name) {
-    double p = r.number(name);
-    if (!(p >= 0.0 && p < 1.0)) throw Error(std::string("\"") + name + "\" must be at least 0 and less than 1");
+    const double p = r.number(name);
+    checks::dropout(p, quoted(name));
     return p;
 }
 
-// The (B, T, d_in) input of the causal modules, checked against the limits.
-struct CausalArgs {
-    Tensor x;
-    int64_t d_out, context_length, num_heads;
-    double p;
-    bool qkv_bias;
+// --- the ops: each reads its fields, checks its sizes and work (checks.h) before reading the
+// numbers, then computes. seed() is read first wherever there is one, so its errors come first.
+
+std::string op_rand(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape shape = r.shape();
+    checks::check_work(checks::rand_work(shape));
+    Generator gen(seed);
+    Tensor t = Tensor::zeros(shape);
+    for (float& v : t.data) v = gen.uniform_float(0.0f, 1.0f);
+    return result_json(t);
+}
+
+std::string op_linear(Request& r) {
+    const uint64_t seed = r.seed();
+    const int64_t d_in = r.integer("d_in", 1, lim::kMaxDim), d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const bool bias = r.boolean("bias", true);
+    checks::check_work(checks::linear_work(d_in, d_out, bias));
+    Generator gen(seed);
+    Linear lin(d_in, d_out, bias, gen);
+    return "{\"weight\":" + result_json(lin.weight) + ",\"bias\":" + (bias ? result_json(lin.bias) : "null") + "}";
+}
+
+std::string op_softmax(Request& r) {
+    const Shape x_shape = r.tensor_shape("x", 0);
+    const double t = r.number("temperature", 1.0);
+    checks::temperature(t);
+    checks::check_work(checks::softmax_work(x_shape));
+    return result_json(temperature_softmax(r.tensor("x", x_shape), t));
+}
+
+// a @ b, as torch.matmul: the batched product of §3.3.2 and §3.6.2, and the page's checks
+std::string op_matmul(Request& r) {
+    const Shape a_shape = r.tensor_shape("a", 0), b_shape = r.tensor_shape("b", 0);
+    checks::elements(numel_of(matmul_shape(a_shape, b_shape)), "the product");
+    checks::check_work(checks::matmul_work(a_shape, b_shape));
+    return result_json(matmul(r.tensor("a", a_shape), r.tensor("b", b_shape)));
+}
+
+std::string op_dropout(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 0);
+    const double p = dropout_p(r, "p");
+    checks::check_work(checks::dropout_work(x_shape));
+    Generator gen(seed);
+    return result_json(Dropout{p}.forward(r.tensor("x", x_shape), gen));
+}
+
+template <bool kV2>
+std::string op_self_attention(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 2);
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t T = x_shape[0], d_in = x_shape[1];
+    const bool qkv_bias = kV2 && r.boolean("qkv_bias", false);
+    checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
+    Generator gen(seed);
+    const Tensor x = r.tensor("x", x_shape);
+    if (!kV2) return result_json(SelfAttentionV1(d_in, d_out, gen).forward(x));
+    return result_json(SelfAttentionV2(d_in, d_out, qkv_bias, gen).forward(x));
+}
+
+// causal_attention, mha_wrapper and mha: x is (B, T, d_in)
+template <checks::Module kModule>
+std::string op_causal(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 3);
+    const int64_t B = x_shape[0], T = x_shape[1], d_in = x_shape[2];
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t context_length = r.integer("context_length", 1, lim::kMaxTokens);
+    const int64_t num_heads = kModule == checks::Module::causal_attention ? 1 : r.integer("num_heads", 1, lim::kMaxHeads);
+    const double p = dropout_p(r, "dropout");
+    const bool qkv_bias = r.boolean("qkv_bias", false);
+    checks::attention_sizes({B, T, d_in, d_out, num_heads, context_length, p}, kModule);
+    Generator gen(seed);
+    const Tensor x = r.tensor("x", x_shape);
+    switch (kModule) {
+    case checks::Module::causal_attention:
+        return result_json(CausalAttention(d_in, d_out, context_length, p, qkv_bias, gen).forward(x, gen));
+    case checks::Module::mha_wrapper:
+        return result_json(MultiHeadAttentionWrapper(d_in, d_out, context_length, p, num_heads, qkv_bias, gen).forward(x, gen));
+    default:
+        return result_json(MultiHeadAttention(d_in, d_out, context_length, p, num_heads, qkv_bias, gen).forward(x, gen));
+    }
+}
+
+// Every op: its name, the fields it takes ("op" included; any other is refused before anything is
+// computed) and what it does. The "use one of" sentence lists these names.
+struct Op {
+    const char* name;
+    std::vector<const char*> fields;
+    std::string (*run)(Request&);
 };
 
-CausalArgs causal_args(Request& r, bool heads) {
-    CausalArgs a{r.tensor("x", 3), r.integer("d_out", 1, lim::kMaxDim),
-                 r.integer("context_length", 1, lim::kMaxTokens), heads ? r.integer("num_heads", 1, lim::kMaxHeads) : 1,
-                 dropout_p(r, "dropout"), r.boolean("qkv_bias", false)};
-    const int64_t B = a.x.shape[0], T = a.x.shape[1], d_in = a.x.shape[2];
-    if (B > lim::kMaxBatch) throw Error("x has a batch of " + std::to_string(B) + "; the limit is " + std::to_string(lim::kMaxBatch));
-    if (T > lim::kMaxTokens) throw Error("x has " + std::to_string(T) + " tokens; the limit is " + std::to_string(lim::kMaxTokens));
-    if (d_in > lim::kMaxDim) throw Error("x rows have " + std::to_string(d_in) + " values; the limit is " + std::to_string(lim::kMaxDim));
-    if (T > a.context_length) {
-        throw Error("x has " + std::to_string(T) + " tokens but context_length is " + std::to_string(a.context_length) +
-                    ": raise context_length or use fewer tokens");
-    }
-    check_elements(B * T * a.d_out * (heads ? a.num_heads : 1), "the projections");
-    check_elements(d_in * a.d_out * (heads ? a.num_heads : 1), "the weights");
-    return a;
+const std::vector<Op>& ops() {
+    using M = checks::Module;
+    static const std::vector<Op> table = {
+        {"rand", {"op", "seed", "shape"}, op_rand},
+        {"linear", {"op", "seed", "d_in", "d_out", "bias"}, op_linear},
+        {"softmax", {"op", "x", "temperature"}, op_softmax},
+        {"matmul", {"op", "a", "b"}, op_matmul},
+        {"dropout", {"op", "seed", "p", "x"}, op_dropout},
+        {"self_attention_v1", {"op", "seed", "x", "d_out"}, op_self_attention<false>},
+        {"self_attention_v2", {"op", "seed", "x", "d_out", "qkv_bias"}, op_self_attention<true>},
+        {"causal_attention", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias"},
+         op_causal<M::causal_attention>},
+        {"mha_wrapper", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"},
+         op_causal<M::mha_wrapper>},
+        {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}, op_causal<M::mha>},
+    };
+    return table;
 }
 
 std::string evaluate(const json& j) {
     Request r(j);
-    const std::string op = r.op();
-    Generator gen;
-    std::string answer;
-    if (op == "rand") {
-        gen.manual_seed(r.seed());
-        Tensor t = Tensor::zeros(r.shape());
-        for (float& v : t.data) v = gen.uniform_float(0.0f, 1.0f);
-        answer = result_json(t);
-    } else if (op == "linear") {
-        gen.manual_seed(r.seed());
-        const int64_t d_in = r.integer("d_in", 1, lim::kMaxDim), d_out = r.integer("d_out", 1, lim::kMaxDim);
-        const bool bias = r.boolean("bias", true);
-        Linear lin(d_in, d_out, bias, gen);
-        answer = "{\"weight\":" + result_json(lin.weight) + ",\"bias\":" + (bias ? result_json(lin.bias) : "null") + "}";
-    } else if (op == "softmax") {
-        Tensor x = r.tensor("x", 0);
-        const double t = r.number("temperature", 1.0);
-        if (!(t > 0.0) || !std::isfinite(t)) throw Error("\"temperature\" must be a finite number greater than 0");
-        answer = result_json(temperature_softmax(x, t));
-    } else if (op == "matmul") {
-        // a @ b, as torch.matmul: the batched product of §3.3.2 and §3.6.2, and the page's checks
-        Tensor a = r.tensor("a", 0), b = r.tensor("b", 0);
-        const int64_t rows = a.dim() == 1 ? 1 : a.numel() / a.shape.back();
-        check_elements(rows * b.shape.back(), "the product");
-        answer = result_json(matmul(a, b));
-    } else if (op == "dropout") {
-        gen.manual_seed(r.seed());
-        Tensor x = r.tensor("x", 0);
-        const double p = dropout_p(r, "p");
-        answer = result_json(Dropout{p}.forward(x, gen));
-    } else if (op == "self_attention_v1" || op == "self_attention_v2") {
-        gen.manual_seed(r.seed());
-        Tensor x = r.tensor("x", 2);
-        const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
-        if (x.shape[0] > lim::kMaxTokens) throw Error("x has " + std::to_string(x.shape[0]) + " tokens; the limit is " + std::to_string(lim::kMaxTokens));
-        if (x.shape[1] > lim::kMaxDim) throw Error("x rows have " + std::to_string(x.shape[1]) + " values; the limit is " + std::to_string(lim::kMaxDim));
-        check_elements(x.shape[0] * x.shape[0], "the attention scores");
-        check_elements(x.shape[1] * d_out, "the weights");
-        if (op == "self_attention_v1") {
-            answer = result_json(SelfAttentionV1(x.shape[1], d_out, gen).forward(x));
-        } else {
-            const bool qkv_bias = r.boolean("qkv_bias", false);
-            answer = result_json(SelfAttentionV2(x.shape[1], d_out, qkv_bias, gen).forward(x));
-        }
-    } else if (op == "causal_attention" || op == "mha_wrapper" || op == "mha") {
-        gen.manual_seed(r.seed());
-        const bool heads = op != "causal_attention";
-        CausalArgs a = causal_args(r, heads);
-        const int64_t B = a.x.shape[0], T = a.x.shape[1], d_in = a.x.shape[2];
-        if (op == "causal_attention") {
-            check_elements(B * T * T, "the attention weights");
-            answer = result_json(CausalAttention(d_in, a.d_out, a.context_length, a.p, a.qkv_bias, gen).forward(a.x, gen));
-        } else if (op == "mha_wrapper") {
-            check_elements(B * T * T, "the attention weights");
-            answer = result_json(MultiHeadAttentionWrapper(d_in, a.d_out, a.context_length, a.p, a.num_heads, a.qkv_bias, gen).forward(a.x, gen));
-        } else {
-            if (a.d_out % a.num_heads != 0) {
-                throw Error("d_out (" + std::to_string(a.d_out) + ") must be divisible by num_heads (" + std::to_string(a.num_heads) + ")");
-            }
-            const bool fused = a.p == 0.0 && T >= kFusedMinTokens;
-            if (!fused) check_elements(B * a.num_heads * T * T, "the attention weights");
-            answer = result_json(MultiHeadAttention(d_in, a.d_out, a.context_length, a.p, a.num_heads, a.qkv_bias, gen).forward(a.x, gen));
-        }
-    } else {
-        throw Error("unknown op \"" + op + "\"; use one of rand, linear, softmax, matmul, dropout, self_attention_v1, "
-                    "self_attention_v2, causal_attention, mha_wrapper, mha");
+    const std::string name = r.op();
+    for (const Op& op : ops()) {
+        if (name != op.name) continue;
+        r.reject_unknown_fields(name, op.fields);
+        return op.run(r);
     }
-    r.reject_unknown_fields();
-    return answer;
+    std::string names;
+    for (const Op& op : ops()) names += std::string(names.empty() ? "" : ", ") + op.name;
+    throw Error("unknown op " + quoted(name) + "; use one of " + names);
 }
 
 }  // namespace
 
-std::string json_quote(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
-
-std::string float_text(float v) {
-    if (std::isnan(v)) return "\"nan\"";
-    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
-    // The fewest significant digits (1..9) that read back as the same float. Reading back works for
-    // every precision from the shortest one up, so a binary search finds it in 3-4 tries instead of
-    // up to 9 (answers of millions of numbers). Same text natively and in wasm, whose libc++ has no
-    // floating-point to_chars.
-    char buf[32];
-    auto fits = [&](int precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, static_cast<double>(v));
-        return std::strtof(buf, nullptr) == v;
-    };
-    int lo = 1, hi = 9;  // %.9g always reads back
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (fits(mid)) hi = mid; else lo = mid + 1;
-    }
-    fits(lo);
-    return buf;
-}
-
-std::string result_json(const Tensor& t) {
-    std::string out = "{\"shape\":[";
-    for (size_t i = 0; i < t.shape.size(); i++) out += (i ? "," : "") + std::to_string(t.shape[i]);
-    out += "],\"values\":[";
-    for (size_t i = 0; i < t.data.size(); i++) {
-        if (i) out += ',';
-        out += float_text(t.data[i]);
-    }
-    out += "],\"print\":" + json_quote(format_tensor(t, false));
-    // what print(module(x)) shows in PyTorch: the same text with the autograd suffix
-    if (!t.grad_fn.empty()) {
-        out += ",\"grad_fn\":" + json_quote(t.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(format_tensor(t, true));
-    }
-    return out + "}";
+std::string oversized_request_json() {
+    return error_json("the request is larger than " + std::to_string(lim::kMaxRequestBytes >> 20) + " MiB; send a smaller one");
 }
 
 EvalResult eval_request(const std::string& request_json) {
     try {
-        if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) {
-            throw Error("the request is larger than " + std::to_string(lim::kMaxRequestBytes >> 20) + " MiB");
-        }
-        check_depth(request_json);
+        if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) return {false, oversized_request_json()};
+        check_text(request_json);
         json j;
         try {
             j = json::parse(request_json);

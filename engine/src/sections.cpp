@@ -15,7 +15,7 @@
 #include "attn/generator.h"
 #include "attn/limits.h"
 #include "attn/modules.h"
-#include "attn/request.h"
+#include "json_out.h"
 
 namespace attn {
 
@@ -144,9 +144,6 @@ std::string cell_json(const BookCell& c) {
     return out + ",\"line\":" + json_quote(c.print_line()) + "}";
 }
 
-// Row i (from 0) of a 2-D tensor, as its own 1-D tensor.
-Tensor row(const Tensor& t, int64_t i) { return select(t, i); }
-
 // SelfAttention_v1 with the book's step-by-step seed: the weights of 3.4.1, every intermediate kept.
 AttentionTrace v1_trace(const SectionRequest& r) {
     Generator gen;
@@ -202,7 +199,7 @@ void add_temperature(std::vector<BookCell>& out, const SectionRequest& r) {
 void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
     const Tensor& x = r.inputs;
     const int64_t n = x.shape[0], d = x.shape[1];
-    const Tensor weights = softmax(matmul(x, T(x)), -1);
+    const Tensor weights = softmax(matmul(x, transpose_2d(x)), -1);
     Tensor w = weights, xb = x;
     if (r.corrupt == "row") {
         float* w_r = w.ptr() + (r.corrupt_row - 1) * n;

@@ -129,7 +129,7 @@ Tensor& Tensor::as_parameter() {
     return *this;
 }
 
-Tensor select(const Tensor& t, int64_t index) {
+Tensor row(const Tensor& t, int64_t index) {
     if (t.dim() == 0) throw Error("cannot index a 0-d tensor");
     int64_t n = t.shape[0];
     if (index < -n || index >= n) throw Error("index " + std::to_string(index) + " is out of range");
@@ -182,7 +182,7 @@ Tensor transpose(const Tensor& t, int dim0, int dim1) {
     return tracked(std::move(out), "TransposeBackward0", {&t});
 }
 
-Tensor T(const Tensor& t) {
+Tensor transpose_2d(const Tensor& t) {
     if (t.dim() != 2) throw Error(".T is used here on 2-D tensors only");
     Tensor out = transpose(t, 0, 1);
     if (out.requires_grad) out.grad_fn = "PermuteBackward0";
@@ -254,7 +254,10 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
                      ": the inner dimensions must match");
     };
     if (a.dim() == 0 || b.dim() == 0) throw Error("matmul needs tensors with at least 1 dimension");
-    if (a.dim() == 1 && b.dim() == 1) return dot(a, b);
+    if (a.dim() == 1 && b.dim() == 1) {
+        if (a.shape[0] != b.shape[0]) throw mismatch();
+        return dot(a, b);
+    }
     if (a.dim() == 1 && b.dim() == 2) {  // (K) @ (K,N) -> (N): PyTorch runs it as a (1,K) mm
         if (a.shape[0] != b.shape[0]) throw mismatch();
         Tensor out = Tensor::zeros({b.shape[1]});
@@ -268,29 +271,73 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
         mm(out.ptr(), a.ptr(), b.ptr(), a.numel() / b.shape[0], 1, b.shape[0], false);
         return tracked(std::move(out), a.dim() == 2 ? "MvBackward0" : "ViewBackward0", {&a, &b});
     }
-    // (..., M, K) @ (K, N) or (B..., M, K) @ (B..., K, N)
-    const int64_t M = a.shape[a.dim() - 2], K = a.shape.back(), N = b.shape.back();
+    // (..., M, K) @ (K, N): a's batch dimensions fold into rows, one mm, as PyTorch folds them
+    const int64_t K = a.shape.back(), N = b.shape.back();
     if (b.shape[b.dim() - 2] != K) throw mismatch();
-    Shape s = a.shape;
-    s.back() = N;
-    Tensor out = Tensor::zeros(s);
-    if (b.dim() == 2) {  // a's batch dimensions fold into rows: one mm, as PyTorch folds them
+    if (b.dim() == 2) {
+        Shape s = a.shape;
+        s.back() = N;
+        Tensor out = Tensor::zeros(s);
         mm(out.ptr(), a.ptr(), b.ptr(), a.numel() / K, N, K, false);
         return tracked(std::move(out), a.dim() == 2 ? "MmBackward0" : "UnsafeViewBackward0", {&a, &b});
     }
-    if (a.dim() != b.dim() || !std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin())) {
-        throw Error("cannot multiply shapes " + shape_str(a.shape) + " and " + shape_str(b.shape) +
-                    ": the batch dimensions must match");
+    // (B_a..., M, K) @ (B_b..., K, N) with b at least 3-D: the batch dimensions broadcast, and a 1-D a
+    // is one row (M = 1) whose dimension is dropped from the result, as torch.matmul does
+    const Shape s = matmul_shape(a.shape, b.shape);
+    const int64_t M = a.dim() == 1 ? 1 : a.shape[a.dim() - 2];
+    const Shape batch(s.begin(), s.end() - (a.dim() == 1 ? 1 : 2));
+    // each batch index's offset into a and b: stride 0 along a dimension that is 1 or missing
+    const int nb = static_cast<int>(batch.size());
+    const int a_batch_dims = std::max(a.dim() - 2, 0), b_batch_dims = b.dim() - 2;
+    std::array<int64_t, kMaxDims> a_stride{}, b_stride{};
+    int64_t step_a = M * K, step_b = K * N;
+    for (int d = nb - 1; d >= 0; d--) {
+        const int da = d - (nb - a_batch_dims), db = d - (nb - b_batch_dims);
+        a_stride[d] = da >= 0 && a.shape[da] != 1 ? step_a : 0;
+        b_stride[d] = db >= 0 && b.shape[db] != 1 ? step_b : 0;
+        if (da >= 0) step_a *= a.shape[da];
+        if (db >= 0) step_b *= b.shape[db];
     }
-    const int64_t batch = a.numel() / (M * K);
-    for (int64_t i = 0; i < batch; i++) {
+    Tensor out = Tensor::zeros(s);
+    const int64_t batch_count = numel_of(batch);
+    for (int64_t i = 0; i < batch_count; i++) {
+        int64_t rem = i, a_off = 0, b_off = 0;
+        for (int d = nb - 1; d >= 0; d--) {
+            const int64_t idx = rem % batch[d];
+            rem /= batch[d];
+            a_off += idx * a_stride[d];
+            b_off += idx * b_stride[d];
+        }
         float* c_i = out.ptr() + i * M * N;
-        const float* a_i = a.ptr() + i * M * K;
-        const float* b_i = b.ptr() + i * K * N;
-        if (M * N * K < 400) pytorch_cpu::bmm_small(c_i, a_i, b_i, M, N, K);
-        else mm(c_i, a_i, b_i, M, N, K, false);
+        if (M * N * K < 400) pytorch_cpu::bmm_small(c_i, a.ptr() + a_off, b.ptr() + b_off, M, N, K);
+        else mm(c_i, a.ptr() + a_off, b.ptr() + b_off, M, N, K, false);
     }
     return tracked(std::move(out), "UnsafeViewBackward0", {&a, &b});
+}
+
+Shape matmul_shape(const Shape& a, const Shape& b) {
+    const int a_dim = static_cast<int>(a.size()), b_dim = static_cast<int>(b.size());
+    if (a_dim == 0 || b_dim == 0) throw Error("matmul needs tensors with at least 1 dimension");
+    const int64_t K = a.back(), b_rows = b_dim == 1 ? b[0] : b[b_dim - 2];
+    if (K != b_rows) {
+        throw Error("cannot multiply shapes " + shape_str(a) + " and " + shape_str(b) + ": the inner dimensions must match");
+    }
+    // batch dimensions, aligned from the right: equal, or one of them 1 (or missing)
+    const Shape a_batch(a.begin(), a.end() - std::min(a_dim, 2)), b_batch(b.begin(), b.end() - std::min(b_dim, 2));
+    Shape out(std::max(a_batch.size(), b_batch.size()), 1);
+    for (size_t i = 0; i < out.size(); i++) {
+        const size_t from_right = out.size() - 1 - i;
+        const int64_t da = from_right < a_batch.size() ? a_batch[a_batch.size() - 1 - from_right] : 1;
+        const int64_t db = from_right < b_batch.size() ? b_batch[b_batch.size() - 1 - from_right] : 1;
+        if (da != db && da != 1 && db != 1) {
+            throw Error("cannot multiply shapes " + shape_str(a) + " and " + shape_str(b) +
+                        ": the batch dimensions must match or be 1");
+        }
+        out[i] = da == 1 ? db : da;
+    }
+    if (a_dim >= 2) out.push_back(a[a_dim - 2]);
+    if (b_dim >= 2) out.push_back(b.back());
+    return out;
 }
 
 Tensor dot(const Tensor& a, const Tensor& b) {

@@ -1,10 +1,16 @@
-// Reading the committed fixtures (the golden chapter and the PyTorch reference cases).
+// Reading the committed fixtures (the golden chapter and the PyTorch reference cases), and eval's refusals.
 #pragma once
 
+#include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+
+#include "attn/request.h"
 
 inline std::string read_fixture(const std::string& name) {
     std::ifstream in(std::string(ATTN_FIXTURES_DIR) + "/" + name, std::ios::binary);
@@ -30,4 +36,13 @@ inline bool close(double got, double want, double tol = 1e-5) {
     if (std::isnan(want)) return std::isnan(got);
     if (std::isinf(want)) return got == want;
     return std::fabs(got - want) <= tol * (1.0 + std::fabs(want));
+}
+
+// The sentence `eval` answers a request it refuses (and a failed check if it does not refuse it).
+inline std::string error_of(const std::string& request) {
+    const attn::EvalResult r = attn::eval_request(request);
+    CHECK_FALSE(r.ok);
+    const nlohmann::json j = nlohmann::json::parse(r.json);
+    REQUIRE(j.contains("error"));
+    return j["error"].get<std::string>();
 }

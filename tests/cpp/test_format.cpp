@@ -2,8 +2,12 @@
 // scripts/make_reference_cases.py) and a few cases whose text is easy to check by eye.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include "attn/format.h"
+#include "../../engine/src/json_out.h"
 #include "fixtures.h"
 
 using attn::Tensor;
@@ -33,4 +37,47 @@ TEST_CASE("every PyTorch-printed reference tensor is reproduced exactly", "[form
         INFO("case " << c["name"].get<std::string>());
         CHECK(attn::format_tensor(t) == c["print"].get<std::string>());
     }
+}
+
+namespace {
+// The text float_text must give: %.<p>g at the fewest p whose text reads back as v (when that p's
+// correctly rounded text is the shortest round trip, which holds except at a few powers of 2).
+std::string printf_shortest(float v) {
+    char buf[32];
+    for (int p = 1; p <= 9; p++) {
+        std::snprintf(buf, sizeof buf, "%.*g", p, static_cast<double>(v));
+        if (std::strtof(buf, nullptr) == v) break;
+    }
+    return buf;
+}
+}  // namespace
+
+TEST_CASE("float_text writes the shortest text that reads back, as %g writes it", "[format][float_text]") {
+    CHECK(attn::float_text(0.0f) == "0");
+    CHECK(attn::float_text(-0.0f) == "-0");
+    CHECK(attn::float_text(1.0f) == "1");
+    CHECK(attn::float_text(0.1f) == "0.1");
+    CHECK(attn::float_text(100.0f) == "1e+02");  // %.1g
+    CHECK(attn::float_text(120.5f) == "120.5");
+    CHECK(attn::float_text(1e-5f) == "1e-05");
+    CHECK(attn::float_text(123456792.0f) == "1.2345679e+08");
+    CHECK(attn::float_text(3.4028235e38f) == "3.4028235e+38");
+    CHECK(attn::float_text(1e-45f) == "1e-45");
+    CHECK(attn::float_text(0.25159547f) == "0.25159547");
+    CHECK(attn::float_text(std::nanf("")) == "\"nan\"");
+    CHECK(attn::float_text(-INFINITY) == "\"-inf\"");
+    // a spread of bit patterns over every exponent, subnormals included
+    int checked = 0;
+    for (uint64_t k = 0; k < 200000; k++) {
+        const uint32_t bits = static_cast<uint32_t>(k * 21475 + (k >> 3));
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        if (!std::isfinite(v)) continue;
+        const std::string text = attn::float_text(v);
+        INFO("bits " << bits);
+        CHECK(std::strtof(text.c_str(), nullptr) == v);
+        CHECK(text == printf_shortest(v));
+        checked++;
+    }
+    CHECK(checked > 190000);
 }

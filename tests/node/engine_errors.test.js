@@ -36,10 +36,10 @@ for (const kind of KINDS) {
     }
   });
 
-  test(`${kind}: a request over 32 MiB and a non-string request are refused`, async () => {
+  test(`${kind}: a request over 8 MiB (attn/limits.h) and a non-string request are refused`, async () => {
     const e = await engine(kind);
-    const huge = JSON.stringify({ op: "softmax", x: [1], pad: "x".repeat(33 << 20) });
-    assert.match(JSON.parse(e.evalRequest(huge)).error, /larger than 32 MiB/);
+    const huge = JSON.stringify({ op: "softmax", x: [1], pad: "x".repeat(9 << 20) });
+    assert.match(JSON.parse(e.evalRequest(huge)).error, /larger than 8 MiB/);
     assert.equal(e.evalRequest(goodRequest), goodAnswer);
     assert.match(JSON.parse(e.evalRequest({ op: "softmax" })).error, /JSON string/);
     assert.equal(e.evalRequest(goodRequest), goodAnswer);

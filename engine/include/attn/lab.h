@@ -1,6 +1,7 @@
-// What the page asks of the engine beyond `eval`: the step-by-step run with every intermediate, the
-// long-sequence MultiHeadAttention forward, timings, the chapter as JSON and any tensor's print.
-// Plain C++ for bindings/ to expose; no I/O, and nothing throws: errors come back as sentences.
+// What the page asks of the engine beyond `eval`: the step-by-step run with every intermediate
+// (attention_run.cpp), the long-sequence MultiHeadAttention forward, the chapter as JSON and any
+// tensor's print. Plain C++ for bindings/ to expose; no I/O and no clock (timing is attn/bench.h's),
+// and nothing throws: errors come back as sentences, by the same rules as `eval` (checks.h).
 #pragma once
 
 #include <functional>
@@ -15,6 +16,10 @@ namespace attn::lab {
 // Copies `count` floats into the destination; called only after every argument has been checked,
 // so a caller never copies (or allocates for) an input that is going to be refused.
 using FillFn = std::function<void(float* dst)>;
+
+// The input tensor of `shape`, filled by `fill` once `count` has been checked against the shape
+// (and the shape against the element limit); an attn::Error otherwise.
+Tensor input_tensor(const Shape& shape, size_t count, const FillFn& fill, const std::string& name);
 
 // One attention forward of the chapter with every intermediate kept, for the step-by-step view.
 class AttentionRun {
@@ -42,26 +47,16 @@ private:
 struct MhaResult {
     std::string error;  // "" on success
     Tensor out;         // (batch, tokens, d_out)
-    double ms = 0;      // the forward's own time, without building the module
+    double ms = 0;      // the forward's own time, without building the module (when given a clock)
 };
+
+// Milliseconds on a monotonic clock, from the caller (attn::bench::now_ms): the engine reads none.
+using ClockFn = double (*)();
 
 // The chapter's MultiHeadAttention (Listing 3.5) after torch.manual_seed(seed), on x (batch, tokens, d_in),
-// checked against the same limits as `eval`'s "mha" op.
+// checked by the same rules as `eval`'s "mha" op; the forward is timed with `clock` when one is given.
 MhaResult mha_forward(size_t count, const FillFn& fill, double batch, double tokens, double d_in, double d_out,
-                      double num_heads, double context_length, double dropout, double seed);
-
-struct BenchResult {
-    std::string error;  // "" on success
-    double ms = 0;      // median of `runs` timings, after one warm-up
-};
-
-// The active matmul kernel on (n, n) · (n, n).
-BenchResult bench_sgemm(double n, double runs);
-// The same benchmark (sizes, data, timing) for another row-major sgemm, c = a · b: a peer's.
-using SgemmFn = std::function<void(float* c, const float* a, const float* b, int n)>;
-BenchResult bench_sgemm_with(double n, double runs, const SgemmFn& sgemm);
-// A GPT-2-small-sized MultiHeadAttention (d_in = d_out = 768, 12 heads, no dropout) on (1, tokens, 768).
-BenchResult bench_mha(double tokens, double runs);
+                      double num_heads, double context_length, double dropout, double seed, ClockFn clock = nullptr);
 
 // Every golden cell, computed live: [{"id","label","print","shape","values"}], values as `eval` writes them.
 std::string book_cells_json();

@@ -15,14 +15,8 @@ struct EvalResult {
 
 EvalResult eval_request(const std::string& request_json);
 
-// A result object {"shape":[...],"values":[...],"print":"..."}; non-finite values as "inf"/"-inf"/"nan".
-// A module's output also carries "grad_fn" and "print_with_grad_fn", as PyTorch's print shows it.
-std::string result_json(const Tensor& t);
-
-// A JSON-quoted string.
-std::string json_quote(const std::string& s);
-
-// The shortest decimal text that reads back as the same float32.
-std::string float_text(float v);
+// The error answer for a request larger than limits::kMaxRequestBytes, for callers that see its size
+// before they hold its text (the WebAssembly binding).
+std::string oversized_request_json();
 
 }  // namespace attn

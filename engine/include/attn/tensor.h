@@ -47,10 +47,10 @@ struct Tensor {
 int64_t numel_of(const Shape& shape);  // throws Error when a dimension is negative or it overflows
 
 // --- indexing and views (all return contiguous copies) ---
-Tensor select(const Tensor& t, int64_t index);            // t[i]
+Tensor row(const Tensor& t, int64_t index);                // t[i]
 Tensor view(const Tensor& t, Shape shape);                 // one dimension may be -1
 Tensor transpose(const Tensor& t, int dim0, int dim1);     // t.transpose(d0, d1)
-Tensor T(const Tensor& t);                                 // t.T for 2-D t
+Tensor transpose_2d(const Tensor& t);                      // t.T for 2-D t
 Tensor stack(const std::vector<Tensor>& ts);               // torch.stack(ts, dim=0)
 Tensor cat_last(const std::vector<Tensor>& ts);            // torch.cat(ts, dim=-1)
 
@@ -63,7 +63,8 @@ constexpr int64_t kExactProductWork = int64_t(1) << 16;
 void mm(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed);
 
 // --- arithmetic ---
-Tensor matmul(const Tensor& a, const Tensor& b);  // torch.matmul for the 1-D..4-D cases the chapter uses
+Tensor matmul(const Tensor& a, const Tensor& b);  // torch.matmul on 1-D..4-D tensors, batch dimensions broadcast
+Shape matmul_shape(const Shape& a, const Shape& b);  // its result's shape, or an Error saying why none
 Tensor dot(const Tensor& a, const Tensor& b);     // 1-D · 1-D
 Tensor mul(const Tensor& a, const Tensor& b);     // elementwise, b broadcast from the right
 Tensor mul(const Tensor& a, float s);

@@ -1,12 +1,14 @@
-// The AVX2+FMA back end: packed sgemm with a 6x16 register-blocked micro-kernel, vectorised softmax
-// rows and a tiled online-softmax (flash-attention style) fused attention. Compiled alone with
-// -mavx2 -mfma; dispatch.cpp enters it only after CPUID and XGETBV say the CPU and OS support it.
+// The AVX2+FMA back end: the shared blocked sgemm and tiled online-softmax fused attention
+// (../blocked.inl) on a 6x16 register-blocked micro-kernel, and PyTorch's exact softmax row, 8 lanes
+// wide. Compiled alone with -mavx2 -mfma; dispatch.cpp enters it only after CPUID and XGETBV say
+// the CPU and OS support it.
 // Shapes: M,N,K matrix sizes; T tokens; D head dimension; MR x NR = 6 x 16 micro-tile.
 #if defined(__x86_64__) || defined(_M_X64)
 
 #include <immintrin.h>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -15,40 +17,13 @@
 
 // Dynamic dispatch: everything below is compiled for AVX2, so nothing here may be an inline or
 // template entity that another (non-AVX) file could also instantiate: the linker would keep one
-// copy and might give the scalar path AVX2 code. Hence no std::vector/std::min here: helpers live
-// in an anonymous namespace and buffers are plain aligned allocations.
+// copy and might give the scalar path AVX2 code. Hence no std::vector/std::min here: helpers
+// (blocked.inl's too) live in an anonymous namespace and buffers are plain aligned allocations.
 namespace attn::kernels::avx2 {
 namespace {
 
-constexpr int MR = 6;     // micro-tile rows: 6 x 2 ymm accumulators + 2 for B + 1 broadcast <= 16
-constexpr int NR = 16;    // micro-tile columns: two ymm vectors
-// Cache blocks, chosen by measurement on Zen 3 (32 KiB L1, 512 KiB L2): a deep KC halves the
-// passes over c, whose tiles reload from L3, and beat KC 256 / MC 144 by ~10% at n = 1024.
-constexpr int KC = 512;   // depth of a packed block: one B micro-panel (KC x 16, 32 KiB) from L1/L2
-constexpr int MC = 48;    // rows of a packed A block (MC x KC, 96 KiB) stay in L2
-constexpr int NC = 1024;  // columns of a packed B block (KC x NC, 2 MiB) stay in L3
-
-inline int imin(int a, int b) { return a < b ? a : b; }
-inline int round_up(int x, int m) { return (x + m - 1) / m * m; }
-
-// A grow-only 64-byte aligned scratch buffer, one per thread and purpose.
-struct Scratch {
-    float* data = nullptr;
-    size_t capacity = 0;
-    float* get(size_t n) {
-        if (n > capacity) {
-            std::free(data);
-            capacity = (n + 15) / 16 * 16;
-            data = static_cast<float*>(std::aligned_alloc(64, capacity * sizeof(float)));
-            if (!data) std::abort();
-        }
-        return data;
-    }
-    ~Scratch() { std::free(data); }
-};
-
 // ---------------------------------------------------------------------------------------------
-// sgemm: packing and the micro-kernel
+// sgemm: the transposes that pack panels, and the micro-kernel
 
 // Transposes the 8x8 block held in r[0..7] (rows in, columns out).
 inline void transpose_8x8(__m256 r[8]) {
@@ -66,91 +41,43 @@ inline void transpose_8x8(__m256 r[8]) {
     r[6] = _mm256_permute2f128_ps(s2, s6, 0x31), r[7] = _mm256_permute2f128_ps(s3, s7, 0x31);
 }
 
-// Packs a (mc,kc) block of a into MR-row panels: panel[p*MR + ii]. Rows past mc are zero so the
-// micro-kernel can always run full height. Full panels go 8 columns at a time through an 8x8
-// transpose; each 8-wide store spills 2 floats that the next store (or the next panel)
-// overwrites, so the buffer needs kPackSlack floats past its end.
-constexpr int kPackSlack = 8;
-void pack_a(float* ap, const float* a, long lda, int mc, int kc) {
-    for (int i = 0; i < mc; i += MR) {
-        const int mr = imin(MR, mc - i);
-        const float* a_i = a + i * lda;
-        int p = 0;
-        if (mr == MR) {
-            for (; p + 8 <= kc; p += 8) {
-                __m256 r[8];
-                for (int ii = 0; ii < MR; ii++) r[ii] = _mm256_loadu_ps(a_i + ii * lda + p);
-                r[6] = r[7] = _mm256_setzero_ps();
-                transpose_8x8(r);
-                for (int pp = 0; pp < 8; pp++) _mm256_storeu_ps(ap + (p + pp) * MR, r[pp]);
-            }
-        }
-        for (; p < kc; p++) {
-            for (int ii = 0; ii < MR; ii++) ap[p * MR + ii] = ii < mr ? a_i[ii * lda + p] : 0.0f;
-        }
-        ap += MR * kc;
+// One full 6-row panel of a packed 8 columns at a time: ap[p*6 + ii] = a_i[ii*lda + p]. Each
+// 8-wide store spills 2 floats that the next store (or the next panel) overwrites, hence
+// kPackSlack. Returns how many columns it packed; blocked.inl's pack_a does the rest.
+int pack_a_panel(float* ap, const float* a_i, ptrdiff_t lda, int kc) {
+    int p = 0;
+    for (; p + 8 <= kc; p += 8) {
+        __m256 r[8];
+        for (int ii = 0; ii < 6; ii++) r[ii] = _mm256_loadu_ps(a_i + ii * lda + p);
+        r[6] = r[7] = _mm256_setzero_ps();
+        transpose_8x8(r);
+        for (int pp = 0; pp < 8; pp++) _mm256_storeu_ps(ap + (p + pp) * 6, r[pp]);
     }
+    return p;
 }
 
-// Packs a (kc,nc) block of B into NR-column panels: panel[p*NR + jj]. B(p,j) is b[p*ldb + j], or
-// b[j*ldb + p] when transposed (then 8x8 transposes turn its rows into panel columns). Columns
-// past nc are zero. Untransposed, full panels are filled up to kPanelGroup at a time, so each row
-// of b is read 256 floats at a stretch rather than 16 from each of kc rows (4 KiB apart at
-// ldb = 1024): that halves the packing time, which was ~3% of sgemm n = 1024.
-constexpr int kPanelGroup = 16;
-void pack_b(float* bp, const float* b, long ldb, int kc, int nc, bool transposed) {
-    int j0 = 0;
-    if (!transposed) {
-        for (; j0 + NR <= nc;) {
-            const int group = imin(kPanelGroup, (nc - j0) / NR);
-            for (int p = 0; p < kc; p++) {
-                const float* b_p = b + p * ldb + j0;
-                for (int g = 0; g < group; g++) {
-                    float* panel_p = bp + static_cast<long>(g) * NR * kc + p * NR;
-                    _mm256_store_ps(panel_p, _mm256_loadu_ps(b_p + g * NR));
-                    _mm256_store_ps(panel_p + 8, _mm256_loadu_ps(b_p + g * NR + 8));
-                }
-            }
-            j0 += group * NR, bp += static_cast<long>(group) * NR * kc;
+// One full 16-column panel of a transposed B, 8 deep at a time through two 8x8 transposes:
+// bp[p*16 + jj] = b_j[jj*ldb + p]. Returns how deep it packed.
+int pack_b_transposed_panel(float* bp, const float* b_j, ptrdiff_t ldb, int kc) {
+    int p = 0;
+    for (; p + 8 <= kc; p += 8) {
+        for (int half = 0; half < 2; half++) {
+            __m256 r[8];
+            for (int jj = 0; jj < 8; jj++) r[jj] = _mm256_loadu_ps(b_j + (half * 8 + jj) * ldb + p);
+            transpose_8x8(r);
+            for (int pp = 0; pp < 8; pp++) _mm256_store_ps(bp + (p + pp) * 16 + half * 8, r[pp]);
         }
     }
-    for (int j = j0; j < nc; j += NR) {
-        const int nr = imin(NR, nc - j);
-        if (!transposed) {
-            for (int p = 0; p < kc; p++) {
-                for (int jj = 0; jj < NR; jj++) bp[p * NR + jj] = jj < nr ? b[p * ldb + j + jj] : 0.0f;
-            }
-        } else {
-            int p = 0;
-            if (nr == NR) {
-                for (; p + 8 <= kc; p += 8) {
-                    for (int half = 0; half < 2; half++) {
-                        __m256 r[8];
-                        for (int jj = 0; jj < 8; jj++) r[jj] = _mm256_loadu_ps(b + (j + half * 8 + jj) * ldb + p);
-                        transpose_8x8(r);
-                        for (int pp = 0; pp < 8; pp++) _mm256_store_ps(bp + (p + pp) * NR + half * 8, r[pp]);
-                    }
-                }
-            }
-            for (int pt = p; pt < kc; pt++) {
-                for (int jj = nr; jj < NR; jj++) bp[pt * NR + jj] = 0.0f;
-            }
-            for (int jj = 0; jj < nr; jj++) {
-                const float* b_j = b + (j + jj) * ldb;
-                for (int pt = p; pt < kc; pt++) bp[pt * NR + jj] = b_j[pt];
-            }
-        }
-        bp += NR * kc;
-    }
+    return p;
 }
 
 // c (6,16) = [c +] a (6,kc) · bp (kc,16), bp packed; a(i,p) is ap[i*a_row + p*a_col], so a is
 // either a packed panel (a_row 1, a_col 6) or rows read in place (a_row lda, a_col 1). When
 // accumulating, c is loaded into the accumulators first so every element still sums its products
 // in increasing k order.
-__attribute__((always_inline)) inline void gemm_f32_6x16__avx2(int kc, const float* ap, long a_row,
-                                                               long a_col, const float* bp, float* c,
-                                                               long ldc, bool accumulate) {
+__attribute__((always_inline)) inline void gemm_f32_6x16__avx2(int kc, const float* ap, ptrdiff_t a_row,
+                                                               ptrdiff_t a_col, const float* bp, float* c,
+                                                               ptrdiff_t ldc, bool accumulate) {
     __m256 c00, c01, c10, c11, c20, c21, c30, c31, c40, c41, c50, c51;
     if (accumulate) {
         c00 = _mm256_loadu_ps(c + 0 * ldc), c01 = _mm256_loadu_ps(c + 0 * ldc + 8);
@@ -173,7 +100,7 @@ __attribute__((always_inline)) inline void gemm_f32_6x16__avx2(int kc, const flo
         a = _mm256_broadcast_ss(ap + 4 * a_row), c40 = _mm256_fmadd_ps(a, b0, c40), c41 = _mm256_fmadd_ps(a, b1, c41);
         a = _mm256_broadcast_ss(ap + 5 * a_row), c50 = _mm256_fmadd_ps(a, b0, c50), c51 = _mm256_fmadd_ps(a, b1, c51);
         ap += a_col;
-        bp += NR;
+        bp += 16;
     }
     _mm256_storeu_ps(c + 0 * ldc, c00), _mm256_storeu_ps(c + 0 * ldc + 8, c01);
     _mm256_storeu_ps(c + 1 * ldc, c10), _mm256_storeu_ps(c + 1 * ldc + 8, c11);
@@ -183,73 +110,14 @@ __attribute__((always_inline)) inline void gemm_f32_6x16__avx2(int kc, const flo
     _mm256_storeu_ps(c + 5 * ldc, c50), _mm256_storeu_ps(c + 5 * ldc + 8, c51);
 }
 
-// The micro-kernel on a tile that may be cut short (mr <= 6 rows, nr <= 16 columns of c): the full
-// tile goes through a 6x16 buffer and only the valid part of c is read and written.
-void gemm_tile(int mr, int nr, int kc, const float* ap, const float* bp, float* c, long ldc,
-               bool accumulate) {
-    if (mr == MR && nr == NR) {
-        gemm_f32_6x16__avx2(kc, ap, 1, MR, bp, c, ldc, accumulate);
-        return;
-    }
-    alignas(32) float tile[MR * NR] = {};
-    if (accumulate) {
-        for (int i = 0; i < mr; i++) std::memcpy(tile + i * NR, c + i * ldc, nr * sizeof(float));
-    }
-    gemm_f32_6x16__avx2(kc, ap, 1, MR, bp, tile, NR, accumulate);
-    for (int i = 0; i < mr; i++) std::memcpy(c + i * ldc, tile + i * NR, nr * sizeof(float));
-}
-
-thread_local Scratch g_pack_a, g_pack_b;
-
-void matmul(float* c, int ldc, const float* a, int lda, const float* b, int ldb, int M, int N, int K,
-            bool b_transposed) {
-    // c is (M,N), a is (M,K), b is (K,N) or (N,K) read transposed
-    if (M <= 0 || N <= 0) return;
-    if (K <= 0) {
-        for (int i = 0; i < M; i++) std::memset(c + static_cast<long>(i) * ldc, 0, N * sizeof(float));
-        return;
-    }
-    float* bp = g_pack_b.get(static_cast<size_t>(KC) * round_up(imin(N, NC), NR));
-    float* ap = g_pack_a.get(static_cast<size_t>(round_up(imin(M, MC), MR)) * KC + kPackSlack);
-    // loop 5 (jc) over NC-column blocks of B and c
-    for (int jc = 0; jc < N; jc += NC) {
-        const int nc = imin(NC, N - jc);
-        // loop 4 (pc) over the depth: later blocks accumulate onto c, keeping the k order
-        for (int pc = 0; pc < K; pc += KC) {
-            const int kc = imin(KC, K - pc);
-            const float* b_block = b_transposed ? b + static_cast<long>(jc) * ldb + pc
-                                                : b + static_cast<long>(pc) * ldb + jc;
-            pack_b(bp, b_block, ldb, kc, nc, b_transposed);
-            // loop 3 (ic) over MC-row blocks of a
-            for (int ic = 0; ic < M; ic += MC) {
-                const int mc = imin(MC, M - ic);
-                pack_a(ap, a + static_cast<long>(ic) * lda + pc, lda, mc, kc);
-                // loops 2 and 1: one B micro-panel stays in L1 while the A panels stream past it
-                for (int jr = 0; jr < nc; jr += NR) {
-                    for (int ir = 0; ir < mc; ir += MR) {
-                        float* c_ij = c + static_cast<long>(ic + ir) * ldc + jc + jr;
-                        // fetch the next tile's c (down this column of tiles, or the top of the
-                        // next one) into L2 while this one computes: c lives in L3 and the
-                        // micro-kernel would otherwise stall on its first loads. Not into L1:
-                        // with ldc a multiple of 1024 all rows of a tile share one L1 set.
-                        const float* c_next = nullptr;
-                        int next_rows = 0;
-                        if (ir + MR < mc) {
-                            c_next = c_ij + MR * static_cast<long>(ldc), next_rows = imin(MR, mc - ir - MR);
-                        } else if (jr + NR < nc) {
-                            c_next = c + static_cast<long>(ic) * ldc + jc + jr + NR, next_rows = imin(MR, mc);
-                        }
-                        for (int i = 0; i < next_rows; i++) {
-                            const char* row = reinterpret_cast<const char*>(c_next + i * static_cast<long>(ldc));
-                            _mm_prefetch(row, _MM_HINT_T1);
-                            _mm_prefetch(row + (NR - 1) * sizeof(float), _MM_HINT_T1);
-                        }
-                        gemm_tile(imin(MR, mc - ir), imin(NR, nc - jr), kc, ap + ir * kc,
-                                  bp + jr * kc, c_ij, ldc, pc > 0);
-                    }
-                }
-            }
-        }
+// Fetches the rows of the next tile of c into L2 while this one computes: c lives in L3 and the
+// micro-kernel would otherwise stall on its first loads. Not into L1: with ldc a multiple of 1024
+// all rows of a tile share one L1 set.
+inline void prefetch_rows(const float* c, ptrdiff_t ldc, int rows) {
+    for (int i = 0; i < rows; i++) {
+        const char* row = reinterpret_cast<const char*>(c + i * ldc);
+        _mm_prefetch(row, _MM_HINT_T1);
+        _mm_prefetch(row + 15 * sizeof(float), _MM_HINT_T1);
     }
 }
 
@@ -268,32 +136,6 @@ inline float hsum(__m256 v) {
     s = _mm_add_ps(s, _mm_movehl_ps(s, s));
     s = _mm_add_ss(s, _mm_movehdup_ps(s));
     return _mm_cvtss_f32(s);
-}
-
-// Sleef's expf_u10 on 8 floats: pytorch_cpu::expf_u10's operations in its order, each vmla one
-// fused multiply-add, so every lane is the bit PyTorch's Vectorized<float>::exp() gives.
-inline __m256 expf_u10(__m256 d) {
-    const __m256 q = _mm256_round_ps(_mm256_mul_ps(d, _mm256_set1_ps(1.442695040888963407359924681001892137426645954152985934135449406931f)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    __m256 s = _mm256_fmadd_ps(q, _mm256_set1_ps(-0.693145751953125f), d);
-    s = _mm256_fmadd_ps(q, _mm256_set1_ps(-1.428606765330187045e-06f), s);
-    __m256 u = _mm256_set1_ps(0.000198527617612853646278381f);
-    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00139304355252534151077271f));
-    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.00833336077630519866943359f));
-    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.0416664853692054748535156f));
-    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.166666671633720397949219f));
-    u = _mm256_fmadd_ps(u, s, _mm256_set1_ps(0.5f));
-    u = _mm256_add_ps(_mm256_set1_ps(1.0f), _mm256_fmadd_ps(_mm256_mul_ps(s, s), u, s));
-    // times 2^q in two steps, 2^(q>>1) then 2^(q - (q>>1)), so neither factor overflows
-    const __m256i qi = _mm256_cvtps_epi32(q), half = _mm256_srai_epi32(qi, 1);
-    const __m256i bias = _mm256_set1_epi32(0x7f);
-    u = _mm256_mul_ps(u, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(half, bias), 23)));
-    u = _mm256_mul_ps(u, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(qi, half), bias), 23)));
-    // out of range: 0 below -104 (-inf included), inf above 100, NaN stays NaN
-    u = _mm256_andnot_ps(_mm256_cmp_ps(d, _mm256_set1_ps(-104.0f), _CMP_LT_OQ), u);
-    u = _mm256_blendv_ps(u, _mm256_set1_ps(std::numeric_limits<float>::infinity()),
-                         _mm256_cmp_ps(d, _mm256_set1_ps(100.0f), _CMP_GT_OQ));
-    return _mm256_blendv_ps(u, d, _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
 }
 
 // e^x for 8 floats in single precision, within ~2 ulp: the fused attention's exp, where speed
@@ -327,6 +169,59 @@ inline __m256 load_tail(const float* x, int n, float fill) {
     const __m256i m = tail_mask(n);
     return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(x, m), _mm256_castsi256_ps(m));
 }
+
+// PyTorch's exact softmax row, defined after blocked.inl (it uses its expf_u10).
+void softmax_row(float* x, int n);
+
+// ---------------------------------------------------------------------------------------------
+// what blocked.inl needs from this target
+
+struct Target {
+    using V = __m256;  // a GCC vector of 8 floats: + - * / work lane by lane
+    static constexpr int kLanes = 8;
+    static constexpr int MR = 6;     // micro-tile rows: 6 x 2 ymm accumulators + 2 for B + 1 broadcast <= 16
+    static constexpr int NR = 16;    // micro-tile columns: two ymm vectors
+    // Cache blocks, chosen by measurement on Zen 3 (32 KiB L1, 512 KiB L2): a deep KC halves the
+    // passes over c, whose tiles reload from L3, and beat KC 256 / MC 144 by ~10% at n = 1024.
+    static constexpr int KC = 512;   // depth of a packed block: one B micro-panel (KC x 16, 32 KiB) from L1/L2
+    static constexpr int MC = 48;    // rows of a packed A block (MC x KC, 96 KiB) stay in L2
+    static constexpr int NC = 1024;  // columns of a packed B block (KC x NC, 2 MiB) stay in L3
+    static constexpr int kPanelGroup = 16;  // B panels filled together: 256 floats of a row of b
+    static constexpr int kPackSlack = 8;    // pack_a_panel's spill
+    static constexpr int BR = 48;    // fused attention: queries per block, 8 micro-panels of 6
+    static constexpr int BC = 64;    // keys per block, 4 micro-panels of 16
+    static constexpr size_t kAlign = 64;
+
+    static V loadu(const float* p) { return _mm256_loadu_ps(p); }
+    static void storeu(float* p, V v) { _mm256_storeu_ps(p, v); }
+    static V set1(float x) { return _mm256_set1_ps(x); }
+    static float hmax(V v) { return avx2::hmax(v); }
+    static float hsum(V v) { return avx2::hsum(v); }
+    static V max(V a, V b) { return _mm256_max_ps(a, b); }
+    static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+    static V round_nearest(V x) { return _mm256_round_ps(x, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+    // lanes 0..n-1 of v, the rest fill
+    static V first_lanes(V v, int n, V fill) { return _mm256_blendv_ps(fill, v, _mm256_castsi256_ps(tail_mask(n))); }
+    static V exp_fast(V x) { return exp256_fast(x); }
+    // expf_u10's last steps: times 2^q in two steps, 2^(q>>1) then 2^(q - (q>>1)), so neither
+    // factor overflows; then 0 below -104 (-inf included), inf above 100, NaN stays NaN
+    static V expf_u10_finish(V u, V q, V d) {
+        const __m256i qi = _mm256_cvtps_epi32(q), half = _mm256_srai_epi32(qi, 1);
+        const __m256i bias = _mm256_set1_epi32(0x7f);
+        u = u * _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(half, bias), 23));
+        u = u * _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(qi, half), bias), 23));
+        u = _mm256_andnot_ps(_mm256_cmp_ps(d, _mm256_set1_ps(-104.0f), _CMP_LT_OQ), u);
+        u = _mm256_blendv_ps(u, _mm256_set1_ps(std::numeric_limits<float>::infinity()),
+                             _mm256_cmp_ps(d, _mm256_set1_ps(100.0f), _CMP_GT_OQ));
+        return _mm256_blendv_ps(u, d, _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
+    }
+    __attribute__((always_inline)) static void gemm_micro(int kc, const float* ap, ptrdiff_t a_row, ptrdiff_t a_col,
+                                                          const float* bp, float* c, ptrdiff_t ldc, bool accumulate) {
+        gemm_f32_6x16__avx2(kc, ap, a_row, a_col, bp, c, ldc, accumulate);
+    }
+};
+
+#include "../blocked.inl"
 
 // pytorch_cpu::softmax_row on one row of n >= 1 floats, in place, 8 lanes at a time: PyTorch's
 // own kernel is this AVX2 code, so its passes map onto vectors one for one and give its bits.
@@ -369,124 +264,6 @@ void softmax_row(float* x, int n) {
     const __m256 inv = _mm256_set1_ps(1.0f / total);
     for (int j = 0; j < n8; j += 8) _mm256_storeu_ps(x + j, _mm256_mul_ps(_mm256_loadu_ps(x + j), inv));
     if (tail) _mm256_maskstore_ps(x + n8, tmask, _mm256_mul_ps(_mm256_maskload_ps(x + n8, tmask), inv));
-}
-
-void softmax_rows(float* x, int ldx, int rows, int n, float divisor, bool causal, int causal_offset) {
-    // x is (rows, n): x / divisor, masked columns -inf (masked_fill), then PyTorch's softmax
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    const __m256 div = _mm256_set1_ps(divisor);
-    for (int r = 0; r < rows; r++) {
-        float* x_r = x + static_cast<long>(r) * ldx;
-        int visible = n;
-        if (causal) visible = imin(n, r + causal_offset + 1 > 0 ? r + causal_offset + 1 : 0);
-        int j = 0;
-        for (; j + 8 <= visible; j += 8) _mm256_storeu_ps(x_r + j, _mm256_div_ps(_mm256_loadu_ps(x_r + j), div));
-        for (; j < visible; j++) x_r[j] = x_r[j] / divisor;
-        for (; j < n; j++) x_r[j] = neg_inf;
-        if (n > 0) softmax_row(x_r, n);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// fused attention
-
-constexpr int BR = 48;  // queries per block: 8 micro-panels of 6
-constexpr int BC = 64;  // keys per block: 4 micro-panels of 16
-
-thread_local Scratch g_k_packed, g_v_packed, g_q_packed, g_scores, g_acc, g_row_state;
-
-void attention_fused(float* out, int ld_out, const float* q, int ld_q, const float* k, int ld_k,
-                     const float* v, int ld_v, int T, int D, float divisor, bool causal) {
-    // out, q, k, v are (T,D) with row strides; out = softmax(q kᵀ / divisor) v
-    if (T <= 0 || D <= 0) return;
-    const float neg_inf = -std::numeric_limits<float>::infinity();
-    const int Dp = round_up(D, NR);
-    const __m256 div = _mm256_set1_ps(divisor);
-    // K as the B operand of q·kᵀ (panels of 16 keys, each D deep) and V as the B operand of p·v
-    // (panels of 16 channels, each T deep): packed once per head, read by every query block.
-    float* k_packed = g_k_packed.get(static_cast<size_t>(round_up(T, NR)) * D);
-    float* v_packed = g_v_packed.get(static_cast<size_t>(Dp) * T);
-    pack_b(k_packed, k, ld_k, D, T, true);
-    pack_b(v_packed, v, ld_v, T, D, false);
-    float* q_packed = g_q_packed.get(static_cast<size_t>(BR) * D + kPackSlack);
-    float* scores = g_scores.get(static_cast<size_t>(BR) * BC);  // (BR, BC), then the weights p
-    float* acc = g_acc.get(static_cast<size_t>(BR) * Dp);         // (BR, Dp) unnormalised output
-    float* row_max = g_row_state.get(2 * BR);                      // running max and sum per row
-    float* row_sum = row_max + BR;
-
-    for (int i0 = 0; i0 < T; i0 += BR) {
-        const int br = imin(BR, T - i0);
-        pack_a(q_packed, q + static_cast<long>(i0) * ld_q, ld_q, br, D);
-        for (int r = 0; r < br; r++) row_max[r] = neg_inf, row_sum[r] = 0.0f;
-        std::memset(acc, 0, static_cast<size_t>(round_up(br, MR)) * Dp * sizeof(float));
-        // under the causal mask, key blocks past this block's last query are skipped entirely
-        const int j_end = causal ? i0 + br : T;
-        for (int j0 = 0; j0 < j_end; j0 += BC) {
-            const int bc = imin(BC, j_end - j0);
-            // pass 1: scores (br, bc) = q_block · k_blockᵀ
-            for (int jr = 0; jr < bc; jr += NR) {
-                for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_6x16__avx2(D, q_packed + ir * D, 1, MR, k_packed + (j0 + jr) * D,
-                                        scores + ir * BC + jr, BC, false);
-                }
-            }
-            // pass 2: online softmax per row: new max, rescale what was summed so far, e^(s-max)
-            for (int r = 0; r < br; r++) {
-                float* s_r = scores + r * BC;
-                const int visible = causal ? imin(bc, i0 + r - j0 + 1) : bc;
-                if (visible <= 0) {  // every key of this block is in this row's future
-                    std::memset(s_r, 0, bc * sizeof(float));
-                    continue;
-                }
-                const int v8 = visible / 8 * 8, tail = visible - v8;
-                __m256 vmax = _mm256_set1_ps(neg_inf);
-                for (int j = 0; j < v8; j += 8) {
-                    const __m256 s = _mm256_div_ps(_mm256_loadu_ps(s_r + j), div);
-                    _mm256_storeu_ps(s_r + j, s);
-                    vmax = _mm256_max_ps(vmax, s);
-                }
-                if (tail) {
-                    const __m256 s = _mm256_div_ps(load_tail(s_r + v8, tail, neg_inf), div);
-                    _mm256_storeu_ps(s_r + v8, s);  // scores rows have room up to BC
-                    vmax = _mm256_max_ps(vmax, s);
-                }
-                const float m_old = row_max[r];
-                const float m_new = hmax(vmax) > m_old ? hmax(vmax) : m_old;
-                const __m256 vm = _mm256_set1_ps(m_new);
-                __m256 vsum = _mm256_setzero_ps();
-                for (int j = 0; j < v8 + (tail ? 8 : 0); j += 8) {
-                    const __m256 e = exp256_fast(_mm256_sub_ps(_mm256_loadu_ps(s_r + j), vm));
-                    _mm256_storeu_ps(s_r + j, e);
-                    vsum = _mm256_add_ps(vsum, e);
-                }
-                for (int j = visible; j < bc; j++) s_r[j] = 0.0f;  // masked keys weigh exactly 0
-                const float alpha = expf(m_old - m_new);  // 0 on the first block
-                row_sum[r] = row_sum[r] * alpha + hsum(vsum);
-                row_max[r] = m_new;
-                if (alpha != 1.0f) {
-                    float* acc_r = acc + r * Dp;
-                    const __m256 va = _mm256_set1_ps(alpha);
-                    for (int d = 0; d < Dp; d += 8)
-                        _mm256_store_ps(acc_r + d, _mm256_mul_ps(_mm256_load_ps(acc_r + d), va));
-                }
-            }
-            // pass 3: acc (br, Dp) += p (br, bc) · v_block (bc, Dp)
-            // (p is read in place: its 6 rows are 6 streams in L1, cheaper than packing it)
-            for (int dr = 0; dr < Dp; dr += NR) {
-                for (int ir = 0; ir < br; ir += MR) {
-                    gemm_f32_6x16__avx2(bc, scores + ir * BC, BC, 1, v_packed + dr * T + j0 * NR,
-                                        acc + ir * Dp + dr, Dp, true);
-                }
-            }
-        }
-        // pass 4: normalise each row by its sum
-        for (int r = 0; r < br; r++) {
-            const float inv = 1.0f / row_sum[r];
-            const float* acc_r = acc + r * Dp;
-            float* out_r = out + static_cast<long>(i0 + r) * ld_out;
-            for (int d = 0; d < D; d++) out_r[d] = acc_r[d] * inv;
-        }
-    }
 }
 
 }  // namespace

@@ -1,0 +1,28 @@
+// The engine's JSON text out, in one place: `eval`'s result objects and the page's book cells, and
+// the string and number spellings both use. (Reading JSON is request.cpp's, through nlohmann.)
+// Internal to the engine: request.h and lab.h hand out finished text, not these helpers.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/book.h"
+#include "attn/tensor.h"
+
+namespace attn {
+
+// A JSON-quoted string.
+std::string json_quote(const std::string& s);
+
+// The shortest decimal text that reads back as the same float32 (float_text.cpp); non-finite
+// values as the strings "inf", "-inf", "nan".
+std::string float_text(float v);
+
+// A result object {"shape":[...],"values":[...],"print":"..."}. A module's output also carries
+// "grad_fn" and "print_with_grad_fn", as PyTorch's print shows it.
+std::string result_json(const Tensor& t);
+
+// Book cells as [{"id","label","print","shape","values"}], values as result_json writes them.
+std::string cells_json(const std::vector<BookCell>& cells);
+
+}  // namespace attn
