@@ -256,7 +256,7 @@ struct CausalArgs {
     bool qkv_bias;
 };
 
-CausalArgs causal_args(Request& r, bool heads) {
+CausalArgs causal_args(Request& r, bool heads, bool side_by_side) {
     CausalArgs a{r.tensor_shape("x", 3), r.integer("d_out", 1, lim::kMaxDim),
                  r.integer("context_length", 1, lim::kMaxTokens), heads ? r.integer("num_heads", 1, lim::kMaxHeads) : 1,
                  dropout_p(r, "dropout"), r.boolean("qkv_bias", false)};
@@ -268,8 +268,10 @@ CausalArgs causal_args(Request& r, bool heads) {
         throw Error("x has " + std::to_string(T) + " tokens but context_length is " + std::to_string(a.context_length) +
                     ": raise context_length or use fewer tokens");
     }
-    check_elements(B * T * a.d_out * (heads ? a.num_heads : 1), "the projections");
-    check_elements(d_in * a.d_out * (heads ? a.num_heads : 1), "the weights");
+    // MultiHeadAttentionWrapper has num_heads modules of d_out each; MultiHeadAttention splits d_out
+    const int64_t modules = side_by_side ? a.num_heads : 1;
+    check_elements(B * T * a.d_out * modules, "the projections");
+    check_elements(d_in * a.d_out * modules, "the weights");
     return a;
 }
 
@@ -344,7 +346,7 @@ std::string evaluate(const json& j) {
     // causal_attention, mha_wrapper, mha
     const uint64_t seed = r.seed();
     const bool heads = op != "causal_attention";
-    const CausalArgs a = causal_args(r, heads);
+    const CausalArgs a = causal_args(r, heads, op == "mha_wrapper");
     const int64_t B = a.x_shape[0], T = a.x_shape[1], d_in = a.x_shape[2];
     if (op == "mha") {
         if (a.d_out % a.num_heads != 0) {

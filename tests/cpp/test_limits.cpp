@@ -67,20 +67,23 @@ TEST_CASE("the security review's slow requests are refused with a sentence namin
 TEST_CASE("the largest sizes of each op are within the work bound, one step more is not", "[limits]") {
     CHECK(accepted(checks::rand_work({lim::kMaxResultNumbers})));
     CHECK_FALSE(accepted(checks::rand_work({lim::kMaxResultNumbers + 1})));
-    CHECK(accepted(checks::linear_work(2048, 2047, true)));
-    CHECK_FALSE(accepted(checks::linear_work(2048, 2048, true)));
+    CHECK(accepted(checks::linear_work(2048, 1023, true)));
+    CHECK_FALSE(accepted(checks::linear_work(2048, 1024, true)));
     CHECK(accepted(checks::softmax_work({lim::kMaxResultNumbers})));
     CHECK(accepted(checks::dropout_work({lim::kMaxResultNumbers})));
     CHECK(accepted(checks::matmul_work({1024, 2048}, {2048, 2048})));
     CHECK_FALSE(accepted(checks::matmul_work({1025, 2048}, {2048, 2048})));
-    CHECK(accepted(checks::matmul_work({64, 1, 32, 1024}, {1, 64, 1024, 32})));
+    CHECK(accepted(checks::matmul_work({64, 1, 32, 1024}, {1, 32, 1024, 32})));
+    CHECK_FALSE(accepted(checks::matmul_work({64, 1, 32, 1024}, {1, 64, 1024, 32})));
     CHECK(accepted(checks::self_attention_work(2048, 256, 256)));
     CHECK_FALSE(accepted(checks::self_attention_work(2048, 512, 512)));
-    CHECK(accepted(checks::causal_attention_work(2, 2048, 128, 128, 1)));
-    CHECK(accepted(checks::causal_attention_work(1, 512, 64, 32, 32)));
+    CHECK(accepted(checks::causal_attention_work(1, 2048, 128, 128, 1)));
+    CHECK_FALSE(accepted(checks::causal_attention_work(2, 2048, 128, 128, 1)));
+    CHECK(accepted(checks::causal_attention_work(64, 32, 64, 32, 32)));
+    CHECK_FALSE(accepted(checks::causal_attention_work(64, 32, 64, 32, 64)));
     CHECK(accepted(checks::mha_work(1, 2048, 256, 256, 8, true)));
-    CHECK(accepted(checks::mha_work(1, 2048, 64, 64, 2, false)));
-    CHECK_FALSE(accepted(checks::mha_work(1, 2048, 64, 64, 4, false)));
+    CHECK(accepted(checks::mha_work(1, 2048, 64, 64, 1, false)));
+    CHECK_FALSE(accepted(checks::mha_work(1, 2048, 64, 64, 2, false)));
     // the work is estimated from sizes alone: none of these allocates
     CHECK_FALSE(accepted(checks::mha_work(64, 2048, 2048, 2048, 256, false)));
 }

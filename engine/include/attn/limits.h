@@ -24,8 +24,8 @@ constexpr int64_t kMaxElements = int64_t(1) << 24;
 // Multiply-adds of all the matrix products of one request.
 constexpr int64_t kMaxMultiplyAdds = int64_t(1) << 32;
 // Numbers computed by the whole request: random draws, elementwise results and intermediates.
-constexpr int64_t kMaxComputedNumbers = int64_t(1) << 26;
+constexpr int64_t kMaxComputedNumbers = int64_t(1) << 25;
 // Numbers written into the answer: each becomes text.
-constexpr int64_t kMaxResultNumbers = int64_t(1) << 22;
+constexpr int64_t kMaxResultNumbers = int64_t(1) << 21;
 
 }  // namespace attn::limits
