@@ -111,9 +111,11 @@
     return NaN;
   }
 
-  function copyArguments(args) {
+  // count: the parameters Embind expects (it throws on any other number); missing ones are NaN
+  function copyArguments(args, count) {
     var out = [];
-    for (var i = 0; i < args.length; i++) out.push(copyArgument(args[i]));
+    if (typeof count !== "number") count = args.length;
+    for (var i = 0; i < count; i++) out.push(i < args.length ? copyArgument(args[i]) : NaN);
     return out;
   }
 
@@ -134,7 +136,7 @@
   }
 
   function guarded(fn) {
-    var wrapper = function () { return callSafely(fn, this, copyArguments(arguments)); };
+    var wrapper = function () { return callSafely(fn, this, copyArguments(arguments, fn.argCount)); };
     wrapper.argCount = fn.argCount;
     return wrapper;
   }

@@ -53,9 +53,8 @@ for (const kind of KINDS) {
     for (const [what, call] of hostileCalls(e)) {
       let answer;
       assert.doesNotThrow(() => { answer = call(); }, what);
-      // a print or a sentence: either way a value, and for a fake array a refusal
-      const text = typeof answer === "string" ? answer : JSON.stringify(answer);
-      assert.ok(text.length > 0, what);
+      // a print, "" (done) or a sentence: a value either way
+      assert.ok(typeof answer === "string" || (typeof answer === "object" && answer !== null), what);
     }
     // a fake Float32Array is refused with the usual sentence; a genuine one of a subclass is copied
     assert.equal(e.formatTensor(Object.create(Float32Array.prototype), [2]), "error: values must be a Float32Array");
