@@ -49,16 +49,16 @@ TEST_CASE("the security review's slow requests are refused with a sentence namin
     CHECK_THAT(error_of(R"({"op":"rand","seed":1,"shape":[16777216]})"), Catch::Contains("numbers in the answer"));
     CHECK_THAT(error_of(R"({"op":"linear","seed":1,"d_in":2048,"d_out":2048})"), Catch::Contains("numbers in the answer"));
     // MultiHeadAttentionWrapper with T = 2048 and 256 heads of d_out 32: too many multiply-adds
-    // (d_in is 64 here so that x itself fits in a request; with d_in = 2048 x alone is over 8 MiB)
+    // (d_in is 64 here so that x itself fits in a request; with d_in = 2048 x alone is over 4 MiB)
     CHECK_THAT(error_of(R"({"op":"mha_wrapper","seed":1,"x":)" + zeros({1, 2048, 64}) +
                         R"(,"d_out":32,"context_length":2048,"dropout":0,"num_heads":256})"),
                Catch::Contains("multiply-adds, more than the limit of " + std::to_string(lim::kMaxMultiplyAdds)));
     // softmax of 16,777,186 zeros, and 32 MiB of {} in an unknown field: more text than a request may have
     const std::string many_zeros = R"({"op":"softmax","x":)" + zeros({16777186}) + "}";
-    CHECK_THAT(error_of(many_zeros), Catch::Contains("larger than 8 MiB"));
+    CHECK_THAT(error_of(many_zeros), Catch::Contains("larger than 4 MiB"));
     std::string objects = R"({"op":"softmax","x":[1],"junk":[{})";
     while (objects.size() < (size_t(32) << 20)) objects += ",{}";
-    CHECK_THAT(error_of(objects + "]}"), Catch::Contains("larger than 8 MiB"));
+    CHECK_THAT(error_of(objects + "]}"), Catch::Contains("larger than 4 MiB"));
     // below the size limit, the unknown field is refused before x is read or anything computed
     objects.resize(size_t(1) << 20);
     CHECK_THAT(error_of(objects + "]}"), Catch::Contains("unknown field \"junk\""));

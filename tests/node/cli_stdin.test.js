@@ -24,7 +24,7 @@ function evalFrom(file) {
 test("endless stdin (/dev/zero) is refused as too large, exit 2", { timeout: 90000 }, () => {
   const r = evalFrom("/dev/zero");
   assert.equal(r.status, 2, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { error: "the request is larger than 8 MiB; send a smaller one" });
+  assert.deepEqual(JSON.parse(r.stdout), { error: "the request is larger than 4 MiB; send a smaller one" });
 });
 
 test("40 MiB of stdin is refused as too large, exit 2", { timeout: 90000 }, () => {
@@ -34,7 +34,7 @@ test("40 MiB of stdin is refused as too large, exit 2", { timeout: 90000 }, () =
     fs.writeFileSync(file, '{"op":"softmax","x":[1,2]}' + " ".repeat(40 << 20));
     const r = evalFrom(file);
     assert.equal(r.status, 2, r.stderr);
-    assert.match(JSON.parse(r.stdout).error, /larger than 8 MiB/);
+    assert.match(JSON.parse(r.stdout).error, /larger than 4 MiB/);
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
@@ -44,7 +44,7 @@ test("a request of exactly the limit is still read and answered", { timeout: 900
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "attn-stdin-")), "limit.json");
   try {
     const request = '{"op":"softmax","x":[1,2]}';
-    fs.writeFileSync(file, request + " ".repeat((8 << 20) - request.length));
+    fs.writeFileSync(file, request + " ".repeat((4 << 20) - request.length));
     const r = evalFrom(file);
     assert.equal(r.status, 0, r.stdout);
     assert.equal(JSON.parse(r.stdout).print, "tensor([0.2689, 0.7311])");
