@@ -75,14 +75,15 @@
   // the engine: a getter or Proxy trap that throws there unwinds C++ frames without their
   // destructors in the scalar engine (which emulates exceptions in JS), leaking memory. So every
   // argument that is not a primitive becomes a fresh value no page code can observe: a genuine
-  // Float32Array is copied through the intrinsic methods, an array becomes a plain array of numbers
-  // (anything else in it NaN), and every other object becomes NaN, which each call refuses with its
-  // own error value, as it refuses any wrong type.
+  // Float32Array is copied through the intrinsic methods, an array or a plain object is copied
+  // entry by entry, and every other object becomes NaN, which each call refuses with its own error
+  // value, as it refuses any wrong type.
   var TypedArrayProto = Object.getPrototypeOf(Float32Array.prototype);
   var typedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
   var typedArrayLength = Object.getOwnPropertyDescriptor(TypedArrayProto, "length").get;
   var typedArraySet = TypedArrayProto.set;
   var isArray = Array.isArray;
+  var MAX_LIST = 1 << 20;  // entries of a plain array or object argument
 
   function copyFloat32Array(x) {
     // the internal slots only: a subclass's or an own property's getters are never called
@@ -91,18 +92,30 @@
     return copy;
   }
 
-  function copyArgument(x) {
+  // depth: how deep arrays and plain objects may nest (data, never cycles)
+  function copyArgument(x, depth) {
     var type = typeof x;
     if (x === null || (type !== "object" && type !== "function")) return type === "symbol" || type === "bigint" ? NaN : x;
+    depth = depth || 0;
     try {
       if (typedArrayTag.call(x) === "Float32Array") return copyFloat32Array(x);
+      if (depth >= 4 || type === "function") return NaN;
+      var out, i;
       if (isArray(x)) {
-        var n = x.length, out = [];
-        if (typeof n !== "number" || !(n >= 0 && n <= 4096)) return NaN;  // shapes and lists are short
-        for (var i = 0; i < n; i++) {
+        var n = x.length;
+        if (typeof n !== "number" || !(n >= 0 && n <= MAX_LIST)) return NaN;
+        out = [];
+        for (i = 0; i < n; i++) {
           var v = x[i];
-          out.push(typeof v === "number" ? v : NaN);
+          out.push(typeof v === "number" ? v : copyArgument(v, depth + 1));
         }
+        return out;
+      }
+      var proto = Object.getPrototypeOf(x);
+      if (proto === Object.prototype || proto === null) {  // a plain object of options: its own data only
+        out = {};
+        var keys = Object.keys(x);
+        for (i = 0; i < keys.length && i < MAX_LIST; i++) out[keys[i]] = copyArgument(x[keys[i]], depth + 1);
         return out;
       }
     } catch (e) {
