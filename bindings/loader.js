@@ -44,10 +44,136 @@
   }
 
   // ?engine=simd|scalar in the page's (or Worker's) URL forces an engine, for testing the fallback.
+  // A value that does not decode (?engine=%) is kept as written, so load() rejects it as unknown.
   function kindFromUrl() {
     if (isNode || typeof location === "undefined" || !location.search) return "";
     var m = /[?&]engine=([^&#]*)/.exec(location.search);
-    return m ? decodeURIComponent(m[1]) : "";
+    if (!m) return "";
+    try { return decodeURIComponent(m[1]); } catch (e) { return m[1]; }
+  }
+
+  // Under a Trusted Types CSP (require-trusted-types-for 'script') a script URL must come from a
+  // policy. This one passes only the engine files' own URLs; made once, when first needed.
+  var ENGINE_FILE = /(^|\/)attention-lab-(simd|scalar)\.js$/;
+  var scriptUrlPolicy = null;
+  function trustedScriptUrl(url) {
+    var tt = root.trustedTypes;
+    if (!tt || typeof tt.createPolicy !== "function") return url;
+    if (!scriptUrlPolicy) {
+      scriptUrlPolicy = tt.createPolicy("attention-lab-engine", {
+        createScriptURL: function (u) {
+          if (!ENGINE_FILE.test(u.split(/[?#]/)[0])) throw new TypeError("attention-lab loads only its engine files, not " + u);
+          return u;
+        }
+      });
+    }
+    return scriptUrlPolicy.createScriptURL(url);
+  }
+
+  // --- arguments are copied and checked here, before any call into C++ ---
+  // Embind would otherwise read a typed array's length, elements and a shape's entries from inside
+  // the engine: a getter or Proxy trap that throws there unwinds C++ frames without their
+  // destructors in the scalar engine (which emulates exceptions in JS), leaking memory. So every
+  // argument that is not a primitive becomes a fresh value no page code can observe: a genuine
+  // Float32Array is copied through the intrinsic methods, an array or a plain object is copied
+  // entry by entry, and every other object becomes NaN, which each call refuses with its own error
+  // value, as it refuses any wrong type.
+  var TypedArrayProto = Object.getPrototypeOf(Float32Array.prototype);
+  var typedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
+  var typedArrayLength = Object.getOwnPropertyDescriptor(TypedArrayProto, "length").get;
+  var typedArraySet = TypedArrayProto.set;
+  var isArray = Array.isArray;
+  var MAX_LIST = 1 << 20;  // entries of a plain array or object argument
+
+  function copyFloat32Array(x) {
+    // the internal slots only: a subclass's or an own property's getters are never called
+    var copy = new Float32Array(typedArrayLength.call(x));
+    typedArraySet.call(copy, x);
+    return copy;
+  }
+
+  // depth: how deep arrays and plain objects may nest (data, never cycles)
+  function copyArgument(x, depth) {
+    var type = typeof x;
+    if (x === null || (type !== "object" && type !== "function")) return type === "symbol" || type === "bigint" ? NaN : x;
+    depth = depth || 0;
+    try {
+      if (typedArrayTag.call(x) === "Float32Array") return copyFloat32Array(x);
+      if (depth >= 4 || type === "function") return NaN;
+      var out, i;
+      if (isArray(x)) {
+        var n = x.length;
+        if (typeof n !== "number" || !(n >= 0 && n <= MAX_LIST)) return NaN;
+        out = [];
+        for (i = 0; i < n; i++) {
+          var v = x[i];
+          out.push(typeof v === "number" ? v : copyArgument(v, depth + 1));
+        }
+        return out;
+      }
+      var proto = Object.getPrototypeOf(x);
+      if (proto === Object.prototype || proto === null) {  // a plain object of options: its own data only
+        out = {};
+        var keys = Object.keys(x);
+        for (i = 0; i < keys.length && i < MAX_LIST; i++) out[keys[i]] = copyArgument(x[keys[i]], depth + 1);
+        return out;
+      }
+    } catch (e) {
+      // a throwing getter, a Proxy trap or a detached buffer: not an argument the engine can take
+    }
+    return NaN;
+  }
+
+  // count: the parameters Embind expects (it throws on any other number); missing ones are NaN
+  function copyArguments(args, count) {
+    var out = [];
+    if (typeof count !== "number") count = args.length;
+    for (var i = 0; i < count; i++) out.push(i < args.length ? copyArgument(args[i]) : NaN);
+    return out;
+  }
+
+  // Embind throws a TypeError, before the engine runs, when a number parameter gets a string or
+  // undefined: called again with those as NaN, the call answers with its own error value instead.
+  function callSafely(fn, self, args) {
+    try {
+      return fn.apply(self, args);
+    } catch (e) {
+      if (!(e instanceof TypeError)) throw e;
+      var retry = [];
+      for (var i = 0; i < args.length; i++) {
+        var t = typeof args[i];
+        retry.push(t === "number" || t === "boolean" || t === "object" && args[i] !== null ? args[i] : NaN);
+      }
+      return fn.apply(self, retry);
+    }
+  }
+
+  function guarded(fn) {
+    var wrapper = function () { return callSafely(fn, this, copyArguments(arguments, fn.argCount)); };
+    wrapper.argCount = fn.argCount;
+    return wrapper;
+  }
+
+  // Every Embind function of the engine (they carry argCount), every method of its Embind classes
+  // (on the prototype, also with argCount) and the classes' constructors, whatever their names.
+  function guardEngine(engine) {
+    Object.keys(engine).forEach(function (name) {
+      var value = engine[name];
+      if (typeof value !== "function") return;
+      var proto = value.prototype;
+      if (proto && typeof proto.isAliasOf === "function" && typeof proto["delete"] === "function") {
+        Object.getOwnPropertyNames(proto).forEach(function (method) {
+          var m = Object.getOwnPropertyDescriptor(proto, method).value;
+          if (method !== "constructor" && typeof m === "function" && typeof m.argCount === "number") proto[method] = guarded(m);
+        });
+        engine[name] = new Proxy(value, {
+          construct: function (target, args, newTarget) { return Reflect.construct(target, copyArguments(args), newTarget); }
+        });
+      } else if (typeof value.argCount === "number") {
+        engine[name] = guarded(value);
+      }
+    });
+    return engine;
   }
 
   var factories = {};  // kind -> Promise of the createAttentionLab factory, each file loaded once
@@ -58,13 +184,13 @@
     var url = base + file;
     if (isWorker) {
       return new Promise(function (resolve) {
-        importScripts(url);  // synchronous; throws (rejecting this promise) when the file is missing
+        importScripts(trustedScriptUrl(url));  // synchronous; throws (rejecting this promise) when the file is missing
         resolve(self.createAttentionLab);
       });
     }
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
-      script.src = url;
+      script.src = trustedScriptUrl(url);
       script.async = true;
       // Both engine files define createAttentionLab: take it the moment this one has run.
       script.onload = function () { resolve(root.createAttentionLab); };
@@ -75,8 +201,16 @@
 
   // options.kind: "simd" | "scalar" forces one (else ?engine=, else the best this engine runs);
   // options.base: the folder URL of the engine files, when they are not next to this script.
+  // Never throws: every problem rejects the promise.
   function load(options) {
-    options = options || {};
+    try {
+      return start(options || {});
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  function start(options) {
     var can = best();
     var kind = options.kind || kindFromUrl() || can;
     if (!can) {
@@ -98,7 +232,7 @@
       if (typeof factory !== "function") throw new Error("the engine file " + base + "attention-lab-" + kind + ".js did not define createAttentionLab");
       return factory({});
     }).then(function (engine) {
-      return { engine: engine, kind: kind };
+      return { engine: guardEngine(engine), kind: kind };
     });
   }
 

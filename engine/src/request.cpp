@@ -1,11 +1,10 @@
-// Parses and evaluates one `eval` request. Every field is checked, and every size against
-// attn/limits.h, before the engine allocates; anything wrong becomes {"error": "<sentence>"}.
+// Parses and evaluates one `eval` request. Every field is checked (unknown ones by exact name), every
+// size against attn/limits.h and the work they imply (checks.h) before the engine allocates or
+// computes; anything wrong becomes {"error": "<sentence>"}.
 #include "attn/request.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <new>
 #include <optional>

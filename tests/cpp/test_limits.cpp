@@ -41,16 +41,16 @@ TEST_CASE("the security review's slow requests are refused with a sentence namin
     CHECK_THAT(error_of(R"({"op":"rand","seed":1,"shape":[16777216]})"), Catch::Contains("numbers in the answer"));
     CHECK_THAT(error_of(R"({"op":"linear","seed":1,"d_in":2048,"d_out":2048})"), Catch::Contains("numbers in the answer"));
     // MultiHeadAttentionWrapper with T = 2048 and 256 heads of d_out 32: too many multiply-adds
-    // (d_in is 64 here so that x itself fits in a request; with d_in = 2048 x alone is over 8 MiB)
+    // (d_in is 64 here so that x itself fits in a request; with d_in = 2048 x alone is over 4 MiB)
     CHECK_THAT(error_of(R"({"op":"mha_wrapper","seed":1,"x":)" + zeros({1, 2048, 64}) +
                         R"(,"d_out":32,"context_length":2048,"dropout":0,"num_heads":256})"),
                Catch::Contains("multiply-adds, more than the limit of " + std::to_string(lim::kMaxMultiplyAdds)));
     // softmax of 16,777,186 zeros, and 32 MiB of {} in an unknown field: more text than a request may have
     const std::string many_zeros = R"({"op":"softmax","x":)" + zeros({16777186}) + "}";
-    CHECK_THAT(error_of(many_zeros), Catch::Contains("larger than 8 MiB"));
+    CHECK_THAT(error_of(many_zeros), Catch::Contains("larger than 4 MiB"));
     std::string objects = R"({"op":"softmax","x":[1],"junk":[{})";
     while (objects.size() < (size_t(32) << 20)) objects += ",{}";
-    CHECK_THAT(error_of(objects + "]}"), Catch::Contains("larger than 8 MiB"));
+    CHECK_THAT(error_of(objects + "]}"), Catch::Contains("larger than 4 MiB"));
     // below the size limit, the unknown field is refused before x is read or anything computed
     objects.resize(size_t(1) << 20);
     CHECK_THAT(error_of(objects + "]}"), Catch::Contains("unknown field \"junk\""));
@@ -59,20 +59,23 @@ TEST_CASE("the security review's slow requests are refused with a sentence namin
 TEST_CASE("the largest sizes of each op are within the work bound, one step more is not", "[limits]") {
     CHECK(accepted(checks::rand_work({lim::kMaxResultNumbers})));
     CHECK_FALSE(accepted(checks::rand_work({lim::kMaxResultNumbers + 1})));
-    CHECK(accepted(checks::linear_work(2048, 2047, true)));
-    CHECK_FALSE(accepted(checks::linear_work(2048, 2048, true)));
+    CHECK(accepted(checks::linear_work(2048, 1023, true)));
+    CHECK_FALSE(accepted(checks::linear_work(2048, 1024, true)));
     CHECK(accepted(checks::softmax_work({lim::kMaxResultNumbers})));
     CHECK(accepted(checks::dropout_work({lim::kMaxResultNumbers})));
     CHECK(accepted(checks::matmul_work({1024, 2048}, {2048, 2048})));
     CHECK_FALSE(accepted(checks::matmul_work({1025, 2048}, {2048, 2048})));
-    CHECK(accepted(checks::matmul_work({64, 1, 32, 1024}, {1, 64, 1024, 32})));
+    CHECK(accepted(checks::matmul_work({64, 1, 32, 1024}, {1, 32, 1024, 32})));
+    CHECK_FALSE(accepted(checks::matmul_work({64, 1, 32, 1024}, {1, 64, 1024, 32})));
     CHECK(accepted(checks::self_attention_work(2048, 256, 256)));
     CHECK_FALSE(accepted(checks::self_attention_work(2048, 512, 512)));
-    CHECK(accepted(checks::causal_attention_work(2, 2048, 128, 128, 1)));
-    CHECK(accepted(checks::causal_attention_work(1, 512, 64, 32, 32)));
+    CHECK(accepted(checks::causal_attention_work(1, 2048, 128, 128, 1)));
+    CHECK_FALSE(accepted(checks::causal_attention_work(2, 2048, 128, 128, 1)));
+    CHECK(accepted(checks::causal_attention_work(64, 32, 64, 32, 32)));
+    CHECK_FALSE(accepted(checks::causal_attention_work(64, 32, 64, 32, 64)));
     CHECK(accepted(checks::mha_work(1, 2048, 256, 256, 8, true)));
-    CHECK(accepted(checks::mha_work(1, 2048, 64, 64, 2, false)));
-    CHECK_FALSE(accepted(checks::mha_work(1, 2048, 64, 64, 4, false)));
+    CHECK(accepted(checks::mha_work(1, 2048, 64, 64, 1, false)));
+    CHECK_FALSE(accepted(checks::mha_work(1, 2048, 64, 64, 2, false)));
     // the work is estimated from sizes alone: none of these allocates
     CHECK_FALSE(accepted(checks::mha_work(64, 2048, 2048, 2048, 256, false)));
 }

@@ -10,8 +10,8 @@
 namespace attn::limits {
 
 // JSON text: parsing costs up to ~50 ns and ~40 bytes of memory per byte of text (nested empty
-// objects are the worst), so 8 MiB parse in well under 1 s, and the tensors it can hold stay small.
-constexpr int64_t kMaxRequestBytes = 8 << 20;
+// objects are the worst), so 4 MiB parse in well under 1 s, and the tensors it can hold stay small.
+constexpr int64_t kMaxRequestBytes = 4 << 20;
 constexpr int kMaxJsonDepth = 16;               // x is at most 4-D; deeper nesting is refused early
 constexpr int64_t kMaxTokens = 2048;            // T, context_length
 constexpr int64_t kMaxDim = 2048;               // d_in, d_out
@@ -30,9 +30,9 @@ constexpr int64_t kMaxBenchRuns = 1000;
 // Multiply-adds of all the matrix products of one request.
 constexpr int64_t kMaxMultiplyAdds = int64_t(1) << 32;
 // Numbers computed by the whole request: random draws, elementwise results and intermediates.
-constexpr int64_t kMaxComputedNumbers = int64_t(1) << 26;
+constexpr int64_t kMaxComputedNumbers = int64_t(1) << 25;
 // Numbers written into the answer: each becomes text.
-constexpr int64_t kMaxResultNumbers = int64_t(1) << 22;
+constexpr int64_t kMaxResultNumbers = int64_t(1) << 21;
 
 }  // namespace attn::limits
 
