@@ -13,6 +13,7 @@
 #include "attn/format.h"
 #include "attn/limits.h"
 #include "attn/modules.h"
+#include "request_train.h"
 
 namespace attn {
 
@@ -248,6 +249,7 @@ CausalArgs causal_args(Request& r, bool heads) {
 }
 
 std::string evaluate(const json& j) {
+    if (is_train_request(j)) return j["op"] == "grad" ? evaluate_grad(j) : evaluate_train(j);  // request_train.cpp
     Request r(j);
     const std::string op = r.op();
     Generator gen;
@@ -314,7 +316,7 @@ std::string evaluate(const json& j) {
         }
     } else {
         throw Error("unknown op \"" + op + "\"; use one of rand, linear, softmax, matmul, dropout, self_attention_v1, "
-                    "self_attention_v2, causal_attention, mha_wrapper, mha");
+                    "self_attention_v2, causal_attention, mha_wrapper, mha, grad, train");
     }
     r.reject_unknown_fields();
     return answer;
