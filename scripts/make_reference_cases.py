@@ -231,6 +231,9 @@ def requests():
     yield "mha 1 head", {"op": "mha", "seed": 2, "x": rnd(1, 4, 3), "d_out": 6, "context_length": 4, "dropout": 0.0, "num_heads": 1}
     yield "mha long (fused path)", {"op": "mha", "seed": 123, "x": rnd(1, 130, 16), "d_out": 16, "context_length": 200, "dropout": 0.0, "num_heads": 4}
     yield from training_requests(book, rnd)  # last, so the cases above keep their random inputs
+    # k >= 8: OpenBLAS's 8x4 and 8x6 blocks sum k in two chains (pytorch_cpu::gemm_fma); values exact
+    yield "matmul 16x11 @ 11x9 (OpenBLAS two-chain blocks)", {"op": "matmul", "a": rnd(16, 11), "b": rnd(11, 9)}
+    yield "matmul 40x17 @ 17x20 (OpenBLAS two-chain blocks)", {"op": "matmul", "a": rnd(40, 17), "b": rnd(17, 20)}
 
 
 def training_requests(book, rnd):

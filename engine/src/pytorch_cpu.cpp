@@ -215,14 +215,54 @@ void softmax_row(float* x, int64_t n) {
     for (int64_t j = 0; j < n; j++) x[j] *= inv;
 }
 
+namespace {
+
+// Which outputs of c (M,N) OpenBLAS sums in two chains (see gemm_fma). BLAS's columns are c's rows:
+// its level-3 driver hands the kernel 12 of them at a time while at least 12 remain, else 4 while
+// more than 4 remain, else the rest. The kernel runs a 4-wide block as "m8n4" (two chains) over
+// c's first N/8·8 columns. A 12-wide block, when N ≥ 16, is two halves of 6 rows walked in
+// 16-column "m16n6" steps (one chain), staggered by 8: the left half's first 8 columns ("H") and
+// the last 8 columns of whichever half ends second ("T") are m8n6 blocks (two chains).
+std::vector<char> two_chain_outputs(int64_t M, int64_t N) {
+    std::vector<char> two(static_cast<size_t>(M * N), 0);
+    auto mark = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+        for (int64_t i = row0; i < row0 + rows; i++)
+            for (int64_t j = col0; j < col0 + cols; j++) two[i * N + j] = 1;
+    };
+    for (int64_t i = 0; i < M;) {
+        const int64_t left = M - i;
+        const int64_t chunk = left >= 12 ? 12 : left > 4 ? 4 : left;
+        if (chunk == 4) mark(i, 4, 0, N / 8 * 8);
+        if (chunk == 12 && N >= 16) {
+            mark(i, 6, 0, 8);  // H: the left half's first panel
+            bool right = true;  // the m16n6 steps alternate right, left, right, ...
+            for (int64_t start = 0, rest = N;; start++, right = !right) {
+                rest -= 8;
+                if (rest < 16) {  // T: the other half's last panel
+                    mark(right ? i : i + 6, 6, (start + 1) * 8, 8);
+                    break;
+                }
+            }
+        }
+        i += chunk;
+    }
+    return two;
+}
+
+}  // namespace
+
 void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed) {
+    const std::vector<char> two = K >= 8 ? two_chain_outputs(M, N) : std::vector<char>();
+    const int64_t paired = K / 8 * 8;  // the k the two-chain blocks alternate; the rest go to chain 0
     for (int64_t i = 0; i < M; i++) {
         for (int64_t j = 0; j < N; j++) {
-            float acc = 0.0f;
+            float acc[2] = {0.0f, 0.0f};
+            const bool split = !two.empty() && two[i * N + j];
             for (int64_t p = 0; p < K; p++) {
-                acc = fma_round_once(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], acc);
+                float& chain = acc[split && p < paired ? p & 1 : 0];
+                chain = fma_round_once(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], chain);
             }
-            c[i * N + j] = acc;
+            c[i * N + j] = split ? acc[0] + acc[1] : acc[0];
         }
     }
 }

@@ -33,8 +33,11 @@ void sum_dim0(float* out, const float* x, int64_t rows, int64_t cols);
 // fused multiply-adds, then the shuffle tree; sequential products under 8 elements).
 void softmax_backward_row(float* grad_in, const float* grad, const float* out, int64_t n);
 
-// BLAS sgemm (OpenBLAS): each output one fused multiply-add chain over k, from 0.
-// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed.
+// BLAS sgemm (OpenBLAS's Haswell kernel, sgemm_kernel_8x4_haswell_2.c): each output is a fused
+// multiply-add chain over k from 0, except in the kernel's 8x4 and 8x6 blocks, which alternate k
+// between two accumulators (8 at a time; the rest go to the first) and add the two at the end.
+// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed; c is row-major, as PyTorch
+// asks BLAS for the column-major cᵀ (BLAS's m is N, its n is M).
 void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed);
 
 // BLAS sdot (OpenBLAS): float products summed in double, rounded once at the end. Exact below 32
