@@ -12,13 +12,6 @@ namespace attn {
 
 namespace {
 
-// A gradient is a plain tensor: no requires_grad, no grad_fn (print(param.grad) shows none).
-Tensor plain(Tensor t) {
-    t.requires_grad = false;
-    t.grad_fn.clear();
-    return t;
-}
-
 int64_t rows_of(const Tensor& t) { return t.numel() / t.shape.back(); }
 
 // The gradients reaching queries, keys and values from one attention core (Listings 3.1-3.5):
@@ -122,6 +115,12 @@ void add_linear(std::vector<NamedParameter>& out, const std::string& name, Linea
 
 }  // namespace
 
+Tensor detach(Tensor t) {
+    t.requires_grad = false;
+    t.grad_fn.clear();
+    return t;
+}
+
 Tensor mse_loss(const Tensor& out, const Tensor& target) {
     if (out.shape != target.shape) throw Error("the target must have the shape of the module's output");
     // (out - target)², summed as at::sum sums (mean is sum then / N on the CPU), then / N
@@ -147,9 +146,9 @@ Tensor mse_loss(const Tensor& out, const Tensor& target) {
     return grad;
 }
 
-Tensor matmul_a(const Tensor& grad, const Tensor& b) { return plain(matmul(grad, transpose(b, -2, -1))); }
+Tensor matmul_a(const Tensor& grad, const Tensor& b) { return detach(matmul(grad, transpose(b, -2, -1))); }
 
-Tensor matmul_b(const Tensor& a, const Tensor& grad) { return plain(matmul(transpose(a, -2, -1), grad)); }
+Tensor matmul_b(const Tensor& a, const Tensor& grad) { return detach(matmul(transpose(a, -2, -1), grad)); }
 
 Tensor softmax(const Tensor& grad, const Tensor& out) {
     const int64_t n = out.shape.back();
@@ -160,11 +159,11 @@ Tensor softmax(const Tensor& grad, const Tensor& out) {
     return grad_in;
 }
 
-Tensor div(const Tensor& grad, double s) { return plain(attn::div(grad, s)); }
+Tensor div(const Tensor& grad, double s) { return detach(attn::div(grad, s)); }
 
-Tensor masked_fill(const Tensor& grad, const Tensor& mask) { return plain(attn::masked_fill(grad, mask, 0.0f)); }
+Tensor masked_fill(const Tensor& grad, const Tensor& mask) { return detach(attn::masked_fill(grad, mask, 0.0f)); }
 
-Tensor dropout(const Tensor& grad, const Tensor& noise) { return plain(mul(grad, noise)); }
+Tensor dropout(const Tensor& grad, const Tensor& noise) { return detach(mul(grad, noise)); }
 
 LinearGrads linear(const Tensor& grad, const Tensor& x, const Linear& layer) {
     // y = x·Wᵀ (+ b) over x's rows; for 3-D x PyTorch runs one addmm on x viewed 2-D
@@ -173,7 +172,7 @@ LinearGrads linear(const Tensor& grad, const Tensor& x, const Linear& layer) {
     const Tensor grad_rows = view(grad, {rows, d_out});
     LinearGrads g;
     // W.t() is column-major, so PyTorch computes (gradᵀ·x)ᵀ and transposes back: the same sums
-    g.weight = plain(matmul(transpose(grad_rows, 0, 1), view(x, {rows, d_in})));
+    g.weight = detach(matmul(transpose(grad_rows, 0, 1), view(x, {rows, d_in})));
     if (layer.bias.numel()) {
         g.bias = Tensor::zeros({d_out});
         pytorch_cpu::sum_dim0(g.bias.ptr(), grad_rows.ptr(), rows, d_out);

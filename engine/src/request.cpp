@@ -326,26 +326,7 @@ std::string evaluate(const json& j) {
 
 std::string json_quote(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
 
-std::string float_text(float v) {
-    if (std::isnan(v)) return "\"nan\"";
-    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
-    // The fewest significant digits (1..9) that read back as the same float. Reading back works for
-    // every precision from the shortest one up, so a binary search finds it in 3-4 tries instead of
-    // up to 9 (answers of millions of numbers). Same text natively and in wasm, whose libc++ has no
-    // floating-point to_chars.
-    char buf[32];
-    auto fits = [&](int precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, static_cast<double>(v));
-        return std::strtof(buf, nullptr) == v;
-    };
-    int lo = 1, hi = 9;  // %.9g always reads back
-    while (lo < hi) {
-        const int mid = (lo + hi) / 2;
-        if (fits(mid)) hi = mid; else lo = mid + 1;
-    }
-    fits(lo);
-    return buf;
-}
+// float_text: float_text.cpp
 
 std::string result_json(const Tensor& t) {
     std::string out = "{\"shape\":[";

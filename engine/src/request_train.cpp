@@ -206,12 +206,6 @@ Setup setup(Fields& f, Generator& gen) {
     return s;
 }
 
-Tensor plain(Tensor t) {
-    t.requires_grad = false;
-    t.grad_fn.clear();
-    return t;
-}
-
 }  // namespace
 
 bool is_train_request(const json& request) {
@@ -271,12 +265,12 @@ std::string evaluate_train(const json& request) {
                 for (float& v : g.data) v = 0.0f + v;
         }
         losses += (step ? "," : "") + float_text(loss.item());
-        if (record) weights += (step ? "," : "") + result_json(plain(std::move(attn_weights)));
+        if (record) weights += (step ? "," : "") + result_json(detach(std::move(attn_weights)));
         opt->step(params, grads);
     }
     std::string out = "{\"losses\":" + losses + "],\"weights\":" + weights + "],\"parameters\":{";
     for (size_t i = 0; i < named.size(); i++) {
-        out += (i ? "," : "") + json_quote(named[i].name) + ":" + result_json(plain(*named[i].value));
+        out += (i ? "," : "") + json_quote(named[i].name) + ":" + result_json(detach(*named[i].value));
     }
     return out + "}}";
 }

@@ -12,6 +12,9 @@
 
 namespace attn {
 
+// t.detach(): the same numbers without requires_grad or grad_fn (print(param.grad) shows no grad_fn).
+Tensor detach(Tensor t);
+
 // F.mse_loss(out, target), mean reduction: the squares summed as at::sum sums them, then / N.
 Tensor mse_loss(const Tensor& out, const Tensor& target);
 

@@ -22,7 +22,9 @@ std::string result_json(const Tensor& t);
 // A JSON-quoted string.
 std::string json_quote(const std::string& s);
 
-// The shortest decimal text that reads back as the same float32.
+// The shortest decimal text that reads back as the same float32: %.<p>g for the least p (1..9).
 std::string float_text(float v);
+// The same through snprintf and strtof (the definition float_text is tested against).
+std::string float_text_reference(float v);
 
 }  // namespace attn
