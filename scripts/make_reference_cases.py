@@ -1,6 +1,8 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
 Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py
+with libopenblas0-pthread installed, the BLAS the engine copies (with only Debian's reference
+libblas3, matrix products round differently and the cases change).
 Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers) and
 tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them). The tests never
 need PyTorch: they read these committed files.
