@@ -2,10 +2,13 @@
 // FMA peak (avx2), sgemm at n = 256, 512, 1024, and the chapter's MultiHeadAttention at GPT-2-small
 // size (ATTN_KERNELS limits it to one back end). Each figure is the median of several runs after
 // a warm-up; timing lives here, never in tests. When OpenBLAS is installed, its sgemm is timed
-// right after ours on the same matrices, as the peer of the sgemm figures.
+// right after ours on the same matrices, as the peer of the sgemm figures. Last, training: 1,000
+// Adam steps of SelfAttention_v2 on the book's inputs through `eval` (kernel-independent: every
+// product is teaching-size, so exact).
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstdio>
@@ -15,6 +18,7 @@
 #include "attn/kernels.h"
 #include "attn/bench.h"
 #include "attn/limits.h"
+#include "attn/request.h"
 
 namespace attn::bench {
 
@@ -78,7 +82,47 @@ struct Reporter {
             std::printf("\n");
         }
     }
+    void train(int steps, double ms) const {
+        if (json) std::printf("{\"bench\":\"train_adam_v2_book\",\"steps\":%d,\"ms\":%.2f}\n", steps, ms);
+        else std::printf("train v2 book, Adam %5d steps %8.2f ms\n", steps, ms);
+    }
 };
+
+// The training benchmark's request, the same as scripts/bench_train.mjs times in wasm: the book's
+// six tokens, each asked to give the first two numbers of the next token's embedding; the
+// weights recorded every 10 steps, as a page animating the run would ask.
+std::string train_request(int steps) {
+    const float book[6][3] = {{0.43f, 0.15f, 0.89f}, {0.55f, 0.87f, 0.66f}, {0.57f, 0.85f, 0.64f},
+                              {0.22f, 0.58f, 0.33f}, {0.77f, 0.25f, 0.10f}, {0.05f, 0.80f, 0.55f}};
+    std::string x = "[", target = "[";
+    char row[96];
+    for (int t = 0; t < 6; t++) {
+        std::snprintf(row, sizeof row, "%s[%.2f,%.2f,%.2f]", t ? "," : "", book[t][0], book[t][1], book[t][2]);
+        x += row;
+        std::snprintf(row, sizeof row, "%s[%.2f,%.2f]", t ? "," : "", book[(t + 1) % 6][0], book[(t + 1) % 6][1]);
+        target += row;
+    }
+    return "{\"op\":\"train\",\"seed\":789,\"module\":\"self_attention_v2\",\"d_out\":2,\"x\":" + x +
+           "],\"target\":" + target + "],\"optimizer\":\"adam\",\"lr\":0.01,\"steps\":" + std::to_string(steps) +
+           ",\"record_every\":10}";
+}
+
+double time_train(int steps, int runs) {
+    const std::string request = train_request(steps);
+    std::vector<double> ms;
+    for (int i = 0; i <= runs; i++) {  // the first run is the warm-up
+        const auto start = std::chrono::steady_clock::now();
+        const EvalResult r = eval_request(request);
+        const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+        if (!r.ok) {
+            std::fprintf(stderr, "attention-lab bench: %s\n", r.json.c_str());
+            std::exit(1);
+        }
+        if (i) ms.push_back(took.count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
 
 }  // namespace
 
@@ -136,6 +180,7 @@ int run(int argc, char** argv) {
         out.mha(k->name, T, ms, mha_flops(T) / (ms * 1e-3) * 1e-9, peak_gflops);
     }
     kernels::select(was_active.name);
+    out.train(1000, time_train(1000, 9));
     return 0;
 }
 

@@ -1,6 +1,8 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
 Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py
+with libopenblas0-pthread installed, the BLAS the engine copies (with only Debian's reference
+libblas3, matrix products round differently and the cases change).
 Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers) and
 tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them). The tests never
 need PyTorch: they read these committed files.
@@ -8,6 +10,7 @@ need PyTorch: they read these committed files.
 import json, math, os, sys
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "..", "tests", "fixtures")
@@ -40,6 +43,7 @@ class SelfAttention_v1(nn.Module):
     def forward(self, x):
         keys, queries, values = x @ self.W_key, x @ self.W_query, x @ self.W_value
         attn_weights = torch.softmax((queries @ keys.T) / keys.shape[-1]**0.5, dim=-1)
+        self.last_attn_weights = attn_weights  # what train records
         return attn_weights @ values
 
 
@@ -52,6 +56,7 @@ class SelfAttention_v2(nn.Module):
     def forward(self, x):
         keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
         attn_weights = torch.softmax((queries @ keys.T) / keys.shape[-1]**0.5, dim=-1)
+        self.last_attn_weights = attn_weights  # what train records
         return attn_weights @ values
 
 
@@ -69,6 +74,7 @@ class CausalAttention(nn.Module):
         attn_scores = queries @ keys.transpose(1, 2)
         attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
         attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+        self.last_attn_weights = attn_weights
         return self.dropout(attn_weights) @ values
 
 
@@ -97,7 +103,9 @@ class MultiHeadAttention(nn.Module):
         keys, queries, values = split(self.W_key(x)), split(self.W_query(x)), split(self.W_value(x))
         attn_scores = queries @ keys.transpose(2, 3)
         attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
-        attn_weights = self.dropout(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1))
+        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+        self.last_attn_weights = attn_weights
+        attn_weights = self.dropout(attn_weights)
         context_vec = (attn_weights @ values).transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)
         return self.out_proj(context_vec)
 
@@ -108,12 +116,56 @@ def tensor_of(x):
     return torch.tensor(fix(x), dtype=torch.float32)
 
 
+def train_module(req, x):
+    """The module a grad or train request names, built as the chapter builds it, in training mode."""
+    m, d_in, d_out = req["module"], x.shape[-1], req["d_out"]
+    if m == "self_attention_v1":
+        return SelfAttention_v1(d_in, d_out).train()
+    if m == "self_attention_v2":
+        return SelfAttention_v2(d_in, d_out, req.get("qkv_bias", False)).train()
+    T, p, bias = x.shape[1], req.get("dropout", 0.0), req.get("qkv_bias", False)
+    if m == "causal_attention":
+        return CausalAttention(d_in, d_out, T, p, bias).train()
+    return MultiHeadAttention(d_in, d_out, T, p, req["num_heads"], bias).train()
+
+
+def grad_answer(req, x):
+    module = train_module(req, x)
+    loss = F.mse_loss(module(x), tensor_of(req["target"]))
+    loss.backward()
+    return {"loss": result(loss), "grads": {name: result(p.grad) for name, p in module.named_parameters()}}
+
+
+def train_answer(req, x):
+    module = train_module(req, x)
+    target = tensor_of(req["target"])
+    if req["optimizer"] == "sgd":
+        optimizer = torch.optim.SGD(module.parameters(), lr=req["lr"], momentum=req.get("momentum", 0.0))
+    else:
+        optimizer = torch.optim.Adam(module.parameters(), lr=req["lr"])
+    losses, weights = [], []
+    for step in range(req["steps"]):
+        optimizer.zero_grad()
+        loss = F.mse_loss(module(x), target)
+        losses.append(loss.item())
+        if step % req.get("record_every", 1) == 0:
+            weights.append(result(module.last_attn_weights.detach()))
+        loss.backward()
+        optimizer.step()
+    return {"losses": losses, "weights": weights,
+            "parameters": {name: result(p.detach()) for name, p in module.named_parameters()}}
+
+
 def answer(req):
     """What the engine must answer for req: PyTorch's result, in training mode."""
     op = req["op"]
     if "seed" in req:
         torch.manual_seed(req["seed"])
     x = tensor_of(req["x"]) if "x" in req else None
+    if op == "grad":
+        return grad_answer(req, x)
+    if op == "train":
+        return train_answer(req, x)
     if op == "rand":
         return result(torch.rand(req["shape"]))
     if op == "linear":
@@ -180,6 +232,36 @@ def requests():
     yield "mha 4 heads bias dropout", {"op": "mha", "seed": 21, "x": rnd(2, 6, 8), "d_out": 8, "context_length": 10, "dropout": 0.1, "num_heads": 4, "qkv_bias": True}
     yield "mha 1 head", {"op": "mha", "seed": 2, "x": rnd(1, 4, 3), "d_out": 6, "context_length": 4, "dropout": 0.0, "num_heads": 1}
     yield "mha long (fused path)", {"op": "mha", "seed": 123, "x": rnd(1, 130, 16), "d_out": 16, "context_length": 200, "dropout": 0.0, "num_heads": 4}
+    yield from training_requests(book, rnd)  # last, so the cases above keep their random inputs
+    # k >= 8: OpenBLAS's 8x4 and 8x6 blocks sum k in two chains (pytorch_cpu::gemm_fma); values exact
+    yield "matmul 16x11 @ 11x9 (OpenBLAS two-chain blocks)", {"op": "matmul", "a": rnd(16, 11), "b": rnd(11, 9)}
+    yield "matmul 40x17 @ 17x20 (OpenBLAS two-chain blocks)", {"op": "matmul", "a": rnd(40, 17), "b": rnd(17, 20)}
+
+
+def training_requests(book, rnd):
+    """grad and train for every module: both optimizers, momentum, qkv_bias, dropout > 0."""
+    target = rnd(6, 2)
+    batch, batch_target = [book, book], [target, rnd(6, 2)]
+    v1 = {"module": "self_attention_v1", "seed": 123, "x": book, "target": target, "d_out": 2}
+    v2 = {"module": "self_attention_v2", "seed": 789, "x": book, "target": target, "d_out": 2}
+    v2_bias = {"module": "self_attention_v2", "seed": 11, "x": rnd(7, 3), "target": rnd(7, 3), "d_out": 3, "qkv_bias": True}
+    causal = {"module": "causal_attention", "seed": 123, "x": batch, "target": batch_target, "d_out": 2, "dropout": 0.0}
+    causal_drop = dict(causal, dropout=0.5, qkv_bias=True)
+    mha = {"module": "mha", "seed": 123, "x": batch, "target": batch_target, "d_out": 2, "num_heads": 2, "dropout": 0.0}
+    mha_drop = {"module": "mha", "seed": 21, "x": rnd(2, 6, 8), "target": rnd(2, 6, 8), "d_out": 8, "num_heads": 4,
+                "dropout": 0.1, "qkv_bias": True}
+    wide = {"module": "self_attention_v2", "seed": 4, "x": rnd(11, 9), "target": rnd(11, 17), "d_out": 17, "qkv_bias": True}
+    named = [("v1 book", v1), ("v2 book", v2), ("v2 bias d_out 3", v2_bias), ("causal book", causal),
+             ("causal dropout 0.5 bias", causal_drop), ("mha book", mha), ("mha 4 heads bias dropout", mha_drop),
+             ("v2 11 tokens d_out 17", wide)]
+    for name, m in named:
+        yield "grad " + name, dict(m, op="grad")
+    sgd = {"op": "train", "optimizer": "sgd", "lr": 0.1, "steps": 100, "record_every": 10}
+    adam = {"op": "train", "optimizer": "adam", "lr": 0.01, "steps": 100, "record_every": 25}
+    for name, m in named:
+        yield "train sgd momentum 0.9 " + name, dict(m, **sgd, momentum=0.9)
+        yield "train adam " + name, dict(m, **adam)
+    yield "train sgd no momentum v2 book", dict(v2, **sgd)
 
 
 def format_cases():

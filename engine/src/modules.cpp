@@ -53,7 +53,7 @@ Tensor scaled_dot_product(const Tensor& queries, const Tensor& keys, const Tenso
     Tensor scaled = div(attn_scores, sqrt_dk(keys.shape.back()));
     Tensor attn_weights = softmax(scaled, -1);
     Tensor context_vec = matmul(attn_weights, values);
-    if (trace) *trace = {queries, keys, values, attn_scores, scaled, attn_weights, context_vec};
+    if (trace) *trace = {queries, keys, values, attn_scores, scaled, attn_weights, context_vec, attn_weights, {}};
     return context_vec;
 }
 
@@ -117,14 +117,16 @@ Tensor Linear::forward(const Tensor& x) const {
     return y;
 }
 
-Tensor Dropout::forward(const Tensor& x, Generator& gen) const {
+Tensor Dropout::forward(const Tensor& x, Generator& gen, Tensor* noise) const {
     if (p == 0.0) return x;  // PyTorch returns the input untouched and draws nothing
     // noise = bernoulli(1-p) / (1-p), then x * noise
     const float keep_scale = 1.0f / static_cast<float>(1.0 - p);
     Tensor out = x;
-    for (float& v : out.data) {
-        const float noise = gen.uniform_double() < 1.0 - p ? keep_scale : 0.0f;
-        v = v * noise;
+    if (noise) *noise = Tensor::zeros(x.shape);
+    for (size_t i = 0; i < out.data.size(); i++) {
+        const float factor = gen.uniform_double() < 1.0 - p ? keep_scale : 0.0f;
+        out.data[i] = out.data[i] * factor;
+        if (noise) noise->data[i] = factor;
     }
     if (x.requires_grad) out.grad_fn = "MulBackward0";
     return out;
@@ -172,7 +174,8 @@ Tensor CausalAttention::forward(const Tensor& x, Generator& gen, AttentionTrace*
     Tensor values = W_value.forward(x);
     Tensor attn_scores = matmul(queries, transpose(keys, 1, 2));
     Tensor attn_weights = causal_weights(attn_scores, num_tokens, keys.shape.back(), trace);
-    attn_weights = dropout.forward(attn_weights, gen);
+    if (trace) trace->softmax_weights = attn_weights;
+    attn_weights = dropout.forward(attn_weights, gen, trace ? &trace->dropout_noise : nullptr);
     Tensor context_vec = matmul(attn_weights, values);
     if (trace) {
         trace->queries = queries;
@@ -248,7 +251,8 @@ Tensor MultiHeadAttention::forward(const Tensor& x, Generator& gen, AttentionTra
     Tensor values = transpose(view(values_flat, split), 1, 2);
     Tensor attn_scores = matmul(queries, transpose(keys, 2, 3));  // (b, H, T, T)
     Tensor attn_weights = causal_weights(attn_scores, num_tokens, head_dim, trace);
-    attn_weights = dropout.forward(attn_weights, gen);
+    if (trace) trace->softmax_weights = attn_weights;
+    attn_weights = dropout.forward(attn_weights, gen, trace ? &trace->dropout_noise : nullptr);
     Tensor context_heads = matmul(attn_weights, values);  // (b, H, T, D)
     Tensor context_vec = view(transpose(context_heads, 1, 2), {b, num_tokens, d_out});
     if (trace) {

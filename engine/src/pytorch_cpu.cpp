@@ -69,7 +69,61 @@ Lane row_sum(const std::vector<Lane>& x, int64_t begin, int64_t stride, int64_t 
     return partial[0];
 }
 
+// vec_reduce_all's AVX2 shuffle tree over 8 lanes: halves, then pairs, then neighbours.
+float reduce_lanes(float lanes[8]) {
+    float t[8];
+    for (int l = 0; l < 8; l++) t[l] = lanes[l] + lanes[l ^ 4];
+    for (int l = 0; l < 8; l++) lanes[l] = t[l] + t[l ^ 2];
+    return lanes[0] + lanes[1];
+}
+
 }  // namespace
+
+void sum_dim0(float* out, const float* x, int64_t rows, int64_t cols) {
+    const std::vector<float> v(x, x + rows * cols);
+    int64_t j = 0;
+    if (cols < 8) {
+        // scalar_outer_sum: 4 columns at a time through multi_row_sum, then one by one
+        for (; j + 4 <= cols; j += 4) {
+            const auto sums = multi_row_sum<float, 4>(v, j, cols, 1, rows);
+            for (int k = 0; k < 4; k++) out[j + k] = sums[k];
+        }
+    } else {
+        // vectorized_outer_sum: 8-float vectors, 4 of them at a time, then one vector, then columns
+        const int64_t per_row = cols / 8;
+        std::vector<Lanes8> vecs(static_cast<size_t>(rows * per_row));
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t c = 0; c < per_row * 8; c++) vecs[i * per_row + c / 8].v[c % 8] = x[i * cols + c];
+        for (; j + 32 <= cols; j += 32) {
+            const auto sums = multi_row_sum<Lanes8, 4>(vecs, j / 8, per_row, 1, rows);
+            for (int k = 0; k < 4; k++)
+                for (int l = 0; l < 8; l++) out[j + 8 * k + l] = sums[k].v[l];
+        }
+        for (; j + 8 <= cols; j += 8) {
+            const Lanes8 s = row_sum(vecs, j / 8, per_row, rows);
+            for (int l = 0; l < 8; l++) out[j + l] = s.v[l];
+        }
+    }
+    for (; j < cols; j++) out[j] = row_sum(v, j, cols, rows);
+}
+
+void softmax_backward_row(float* grad_in, const float* grad, const float* out, int64_t n) {
+    float total;
+    if (n < 8) {
+        total = grad[0] * out[0];
+        for (int64_t j = 1; j < n; j++) total += grad[j] * out[j];
+    } else {
+        float lanes[8];
+        for (int l = 0; l < 8; l++) lanes[l] = grad[l] * out[l];
+        // the compiler fuses acc + grad·out into one FMA in PyTorch's build
+        int64_t d = 8;
+        for (; d + 8 <= n; d += 8)
+            for (int l = 0; l < 8; l++) lanes[l] = fma_round_once(grad[d + l], out[d + l], lanes[l]);
+        for (int l = 0; d + l < n; l++) lanes[l] = fma_round_once(grad[d + l], out[d + l], lanes[l]);
+        total = reduce_lanes(lanes);
+    }
+    for (int64_t j = 0; j < n; j++) grad_in[j] = (grad[j] - total) * out[j];
+}
 
 float sum(const float* x, int64_t n, int64_t stride) {
     if (stride != 1 || n < 8) {
@@ -154,25 +208,61 @@ void softmax_row(float* x, int64_t n) {
         for (; d + 8 <= n; d += 8)
             for (int l = 0; l < 8; l++) lanes[l] += x[d + l];
         for (int l = 0; d + l < n; l++) lanes[l] += x[d + l];
-        // the AVX2 shuffle tree: halves, then pairs, then neighbours
-        float t[8];
-        for (int l = 0; l < 8; l++) t[l] = lanes[l] + lanes[l ^ 4];
-        for (int l = 0; l < 8; l++) lanes[l] = t[l] + t[l ^ 2];
-        total = lanes[0] + lanes[1];
+        total = reduce_lanes(lanes);
     }
     // pass 3: multiply by the reciprocal, as PyTorch does (not a division per element)
     const float inv = 1.0f / total;
     for (int64_t j = 0; j < n; j++) x[j] *= inv;
 }
 
+namespace {
+
+// Which outputs of c (M,N) OpenBLAS sums in two chains (see gemm_fma). BLAS's columns are c's rows:
+// its level-3 driver hands the kernel 12 of them at a time while at least 12 remain, else 4 while
+// more than 4 remain, else the rest. The kernel runs a 4-wide block as "m8n4" (two chains) over
+// c's first N/8·8 columns. A 12-wide block, when N ≥ 16, is two halves of 6 rows walked in
+// 16-column "m16n6" steps (one chain), staggered by 8: the left half's first 8 columns ("H") and
+// the last 8 columns of whichever half ends second ("T") are m8n6 blocks (two chains).
+std::vector<char> two_chain_outputs(int64_t M, int64_t N) {
+    std::vector<char> two(static_cast<size_t>(M * N), 0);
+    auto mark = [&](int64_t row0, int64_t rows, int64_t col0, int64_t cols) {
+        for (int64_t i = row0; i < row0 + rows; i++)
+            for (int64_t j = col0; j < col0 + cols; j++) two[i * N + j] = 1;
+    };
+    for (int64_t i = 0; i < M;) {
+        const int64_t left = M - i;
+        const int64_t chunk = left >= 12 ? 12 : left > 4 ? 4 : left;
+        if (chunk == 4) mark(i, 4, 0, N / 8 * 8);
+        if (chunk == 12 && N >= 16) {
+            mark(i, 6, 0, 8);  // H: the left half's first panel
+            bool right = true;  // the m16n6 steps alternate right, left, right, ...
+            for (int64_t start = 0, rest = N;; start++, right = !right) {
+                rest -= 8;
+                if (rest < 16) {  // T: the other half's last panel
+                    mark(right ? i : i + 6, 6, (start + 1) * 8, 8);
+                    break;
+                }
+            }
+        }
+        i += chunk;
+    }
+    return two;
+}
+
+}  // namespace
+
 void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed) {
+    const std::vector<char> two = K >= 8 ? two_chain_outputs(M, N) : std::vector<char>();
+    const int64_t paired = K / 8 * 8;  // the k the two-chain blocks alternate; the rest go to chain 0
     for (int64_t i = 0; i < M; i++) {
         for (int64_t j = 0; j < N; j++) {
-            float acc = 0.0f;
+            float acc[2] = {0.0f, 0.0f};
+            const bool split = !two.empty() && two[i * N + j];
             for (int64_t p = 0; p < K; p++) {
-                acc = fma_round_once(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], acc);
+                float& chain = acc[split && p < paired ? p & 1 : 0];
+                chain = fma_round_once(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], chain);
             }
-            c[i * N + j] = acc;
+            c[i * N + j] = split ? acc[0] + acc[1] : acc[0];
         }
     }
 }

@@ -15,6 +15,7 @@
 #include "attn/modules.h"
 #include "checks.h"
 #include "json_out.h"
+#include "request_train.h"
 
 namespace attn {
 
@@ -181,6 +182,9 @@ public:
         return shape;
     }
 
+    // The whole request, for ops that read their own fields (grad, train).
+    const json& json_object() const { return j_; }
+
 private:
     const json& j_;
 
@@ -311,9 +315,13 @@ std::string op_causal(Request& r) {
 // computed) and what it does. The "use one of" sentence lists these names.
 struct Op {
     const char* name;
-    std::vector<const char*> fields;
+    std::vector<const char*> fields;  // empty: the op's fields depend on its module, and it checks them itself
     std::string (*run)(Request&);
 };
+
+// grad and train (request_train.cpp) read the request whole: their fields follow the module.
+std::string op_grad(Request& r) { return evaluate_grad(r.json_object()); }
+std::string op_train(Request& r) { return evaluate_train(r.json_object()); }
 
 const std::vector<Op>& ops() {
     using M = checks::Module;
@@ -330,6 +338,8 @@ const std::vector<Op>& ops() {
         {"mha_wrapper", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"},
          op_causal<M::mha_wrapper>},
         {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}, op_causal<M::mha>},
+        {"grad", {}, op_grad},
+        {"train", {}, op_train},
     };
     return table;
 }
@@ -339,7 +349,7 @@ std::string evaluate(const json& j) {
     const std::string name = r.op();
     for (const Op& op : ops()) {
         if (name != op.name) continue;
-        r.reject_unknown_fields(name, op.fields);
+        if (!op.fields.empty()) r.reject_unknown_fields(name, op.fields);
         return op.run(r);
     }
     std::string names;

@@ -23,6 +23,11 @@ const badRequests = {
   "temperature 0": JSON.stringify({ op: "softmax", x: [1, 2], temperature: 0 }),
   "nesting too deep": "[".repeat(40) + "]".repeat(40),
   "unknown op": JSON.stringify({ op: "transformer" }),
+  "train target of the wrong shape": JSON.stringify({ op: "train", seed: 1, module: "self_attention_v2", d_out: 2,
+                                                      x: [[1, 2], [3, 4]], target: [[1, 2, 3], [4, 5, 6]],
+                                                      optimizer: "adam", lr: 0.01, steps: 10 }),
+  "train over 10,000 steps": JSON.stringify({ op: "train", seed: 1, module: "self_attention_v1", d_out: 2,
+                                              x: [[1, 2]], target: [[1, 2]], optimizer: "sgd", lr: 0.1, steps: 10001 }),
 };
 
 for (const kind of KINDS) {

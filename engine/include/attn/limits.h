@@ -45,3 +45,12 @@ constexpr int64_t kNumHeads = 12;
 constexpr int64_t kContextLength = 1024;
 
 }  // namespace attn::gpt2_small
+
+namespace attn::limits {
+
+// The `train` op: at most this many steps, and steps × (forward + backward multiply-adds) at most
+// kMaxTrainWork, the order of the largest single forward a request may ask for.
+constexpr int64_t kMaxTrainSteps = 10000;
+constexpr int64_t kMaxTrainWork = int64_t(1) << 33;
+
+}  // namespace attn::limits

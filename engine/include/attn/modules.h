@@ -17,6 +17,8 @@ struct AttentionTrace {
     Tensor scaled_scores;          // attn_scores / √d_k
     Tensor attn_weights;           // softmax(scaled_scores), after dropout
     Tensor context_vec;            // attn_weights @ values
+    Tensor softmax_weights;        // softmax(scaled_scores), before dropout (what training records)
+    Tensor dropout_noise;          // dropout's factor per weight (0 or 1/(1-p)); empty when p = 0
 };
 
 // §3.3: simplified self-attention, weights from the inputs' own dot products.
@@ -35,7 +37,8 @@ struct Linear {
 // nn.Dropout(p) in training mode: one double uniform per element, kept when u < 1-p, scaled by 1/(1-p).
 struct Dropout {
     double p;
-    Tensor forward(const Tensor& x, Generator& gen) const;
+    // noise, when given, receives the factors (for the backward pass); it stays empty when p = 0
+    Tensor forward(const Tensor& x, Generator& gen, Tensor* noise = nullptr) const;
 };
 
 // Listing 3.1: three torch.rand(d_in, d_out) parameters.

@@ -23,8 +23,21 @@ void softmax_row(float* x, int64_t n);
 // at::native sum (SumKernel.cpp's cascade_sum) of n floats, `stride` apart.
 float sum(const float* x, int64_t n, int64_t stride);
 
-// BLAS sgemm (OpenBLAS): each output one fused multiply-add chain over k, from 0.
-// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed.
+// at::sum over dim 0 of a contiguous (rows, cols) matrix, as autograd's sum_to reduces a broadcast
+// bias gradient: SumKernel.cpp's outer reductions (scalar_outer_sum below 8 columns, else
+// vectorized_outer_sum), whose grouping of columns decides each column's order of additions.
+void sum_dim0(float* out, const float* x, int64_t rows, int64_t cols);
+
+// _softmax_backward_data over one contiguous row (_vec_host_softmax_backward_lastdim):
+// grad_in = (grad - Σ grad·out) · out, the sum in map2_reduce_all's order (8 lanes, each a chain of
+// fused multiply-adds, then the shuffle tree; sequential products under 8 elements).
+void softmax_backward_row(float* grad_in, const float* grad, const float* out, int64_t n);
+
+// BLAS sgemm (OpenBLAS's Haswell kernel, sgemm_kernel_8x4_haswell_2.c): each output is a fused
+// multiply-add chain over k from 0, except in the kernel's 8x4 and 8x6 blocks, which alternate k
+// between two accumulators (8 at a time; the rest go to the first) and add the two at the end.
+// c (M,N) = a (M,K) · b (K,N), or b read as (N,K) when b_transposed; c is row-major, as PyTorch
+// asks BLAS for the column-major cᵀ (BLAS's m is N, its n is M).
 void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed);
 
 // BLAS sdot (OpenBLAS): float products summed in double, rounded once at the end. Exact below 32

@@ -1,0 +1,228 @@
+// The grad and train ops against PyTorch 1.13 (tests/fixtures/reference_cases.json): losses and
+// gradients within 1e-6 relative and printed alike, 100 optimizer steps within 1e-4; and the
+// backward pieces that the reference cases alone would not pin down.
+#include <catch2/catch.hpp>
+
+#include "attn/autograd.h"
+#include "attn/optim.h"
+#include "attn/pytorch_cpu.h"
+#include "attn/request.h"
+#include "fixtures.h"
+
+using nlohmann::json;
+
+namespace {
+
+json eval_ok(const json& request) {
+    const attn::EvalResult r = attn::eval_request(request.dump());
+    INFO(r.json.substr(0, 300));
+    REQUIRE(r.ok);
+    return json::parse(r.json);
+}
+
+// The same print, and every value within rel of PyTorch's (abs_floor for values near 0).
+void check_tensor(const json& got, const json& want, double rel, double abs_floor) {
+    CHECK(got["shape"] == want["shape"]);
+    CHECK(got["print"].get<std::string>() == want["print"].get<std::string>());
+    REQUIRE(got["values"].size() == want["values"].size());
+    for (size_t i = 0; i < want["values"].size(); i++) {
+        const double g = json_value(got["values"][i]), w = json_value(want["values"][i]);
+        INFO("value " << i << ": got " << g << ", PyTorch " << w);
+        CHECK(std::fabs(g - w) <= std::max(rel * std::fabs(w), abs_floor));
+    }
+}
+
+std::vector<std::string> keys_of(const json& object) {
+    std::vector<std::string> out;
+    for (auto it = object.begin(); it != object.end(); ++it) out.push_back(it.key());
+    return out;
+}
+
+// Keys in the order the answer text has them (json objects sort theirs).
+std::vector<std::string> names_in_order(const std::string& answer, const json& object) {
+    std::vector<std::pair<size_t, std::string>> at;
+    for (const std::string& k : keys_of(object)) at.emplace_back(answer.find("\"" + k + "\":{"), k);
+    std::sort(at.begin(), at.end());
+    std::vector<std::string> out;
+    for (const auto& p : at) out.push_back(p.second);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("grad answers every reference case as PyTorch's loss.backward() does", "[train]") {
+    int seen = 0;
+    const json cases = fixture_json("reference_cases.json");
+    for (const auto& c : cases["cases"]) {
+        if (c["request"]["op"] != "grad") continue;
+        INFO("case " << c["name"].get<std::string>());
+        const json got = eval_ok(c["request"]);
+        check_tensor(got["loss"], c["answer"]["loss"], 1e-6, 0.0);
+        CHECK(got["loss"]["print_with_grad_fn"] == c["answer"]["loss"]["print_with_grad_fn"]);
+        REQUIRE(keys_of(got["grads"]) == keys_of(c["answer"]["grads"]));
+        for (const std::string& name : keys_of(c["answer"]["grads"])) {
+            INFO("gradient of " << name);
+            check_tensor(got["grads"][name], c["answer"]["grads"][name], 1e-6, 1e-12);
+        }
+        seen++;
+    }
+    CHECK(seen >= 8);
+}
+
+TEST_CASE("train answers every reference case as PyTorch's SGD and Adam loops do", "[train]") {
+    int seen = 0;
+    const json cases = fixture_json("reference_cases.json");
+    for (const auto& c : cases["cases"]) {
+        if (c["request"]["op"] != "train") continue;
+        INFO("case " << c["name"].get<std::string>());
+        const json got = eval_ok(c["request"]);
+        const json& want = c["answer"];
+        REQUIRE(got["losses"].size() == want["losses"].size());
+        for (size_t i = 0; i < want["losses"].size(); i++) {
+            INFO("loss at step " << i);
+            CHECK(std::fabs(json_value(got["losses"][i]) - json_value(want["losses"][i])) <=
+                  1e-4 * std::fabs(json_value(want["losses"][i])));
+        }
+        REQUIRE(got["weights"].size() == want["weights"].size());
+        for (size_t i = 0; i < want["weights"].size(); i++) {
+            INFO("attention weights record " << i);
+            check_tensor(got["weights"][i], want["weights"][i], 1e-4, 1e-6);
+        }
+        REQUIRE(keys_of(got["parameters"]) == keys_of(want["parameters"]));
+        for (const std::string& name : keys_of(want["parameters"])) {
+            INFO("final " << name);
+            check_tensor(got["parameters"][name], want["parameters"][name], 0.0, 1e-4);
+        }
+        seen++;
+    }
+    CHECK(seen >= 17);
+}
+
+TEST_CASE("grad names the parameters in named_parameters() order", "[train]") {
+    const json request = {{"op", "grad"}, {"seed", 123}, {"module", "mha"}, {"d_out", 2}, {"num_heads", 2},
+                          {"qkv_bias", true}, {"x", {{{1, 2}, {3, 4}}}}, {"target", {{{0, 1}, {1, 0}}}}};
+    const attn::EvalResult r = attn::eval_request(request.dump());
+    REQUIRE(r.ok);
+    CHECK(names_in_order(r.json, json::parse(r.json)["grads"]) ==
+          std::vector<std::string>{"W_query.weight", "W_query.bias", "W_key.weight", "W_key.bias", "W_value.weight",
+                                   "W_value.bias", "out_proj.weight", "out_proj.bias"});
+}
+
+TEST_CASE("train records the weights at steps 0, K, 2K, ... and reports the final parameters", "[train]") {
+    json request = {{"op", "train"}, {"seed", 1}, {"module", "self_attention_v1"}, {"d_out", 2},
+                    {"x", {{1, 0}, {0, 1}, {1, 1}}}, {"target", {{0, 1}, {1, 0}, {0, 0}}},
+                    {"optimizer", "sgd"}, {"lr", 0.5}, {"steps", 7}, {"record_every", 3}};
+    const json got = eval_ok(request);
+    CHECK(got["losses"].size() == 7);
+    CHECK(got["weights"].size() == 3);  // steps 0, 3, 6
+    // step 0's weights are the untrained module's: the same as a grad request's forward
+    request["steps"] = 1;
+    CHECK(eval_ok(request)["weights"][0] == got["weights"][0]);
+    // zero steps: no losses, the initial parameters
+    request["steps"] = 0;
+    const json none = eval_ok(request);
+    CHECK(none["losses"].empty());
+    request = {{"op", "grad"}, {"seed", 1}, {"module", "self_attention_v1"}, {"d_out", 2},
+               {"x", {{1, 0}, {0, 1}, {1, 1}}}, {"target", {{0, 1}, {1, 0}, {0, 0}}}};
+    CHECK(json_value(eval_ok(request)["loss"]["values"][0]) == json_value(got["losses"][0]));
+    CHECK(none["parameters"]["W_query"]["shape"] == json::array({2, 2}));
+}
+
+TEST_CASE("softmax's backward sums grad·out as PyTorch's vectorised kernel does", "[train]") {
+    // rows of 1..20: under 8 a sequential sum; from 8, 8 lanes of FMA chains and the shuffle tree.
+    // Reference: the exact sum in double, which the float result must be within a few ulps of.
+    for (int n = 1; n <= 20; n++) {
+        std::vector<float> grad(n), out(n), grad_in(n, NAN);
+        for (int j = 0; j < n; j++) {
+            grad[j] = std::sin(1.0f + j) * 0.7f;
+            out[j] = 1.0f / static_cast<float>(n) + 0.01f * static_cast<float>(j % 3);
+        }
+        attn::pytorch_cpu::softmax_backward_row(grad_in.data(), grad.data(), out.data(), n);
+        double total = 0.0;
+        for (int j = 0; j < n; j++) total += static_cast<double>(grad[j]) * out[j];
+        for (int j = 0; j < n; j++) {
+            INFO("n = " << n << ", j = " << j);
+            CHECK(std::fabs(grad_in[j] - (grad[j] - total) * out[j]) <= 1e-6);
+        }
+    }
+}
+
+TEST_CASE("sum over rows (a bias gradient) visits every column, under 8 columns and from 8", "[train]") {
+    for (int64_t cols : {1, 3, 4, 5, 8, 9, 17, 32, 33, 45}) {
+        const int64_t rows = 13;
+        std::vector<float> x(rows * cols), out(cols, NAN);
+        for (int64_t i = 0; i < rows * cols; i++) x[i] = static_cast<float>((i * 7) % 11) * 0.25f;
+        attn::pytorch_cpu::sum_dim0(out.data(), x.data(), rows, cols);
+        for (int64_t j = 0; j < cols; j++) {
+            float want = 0.0f;  // quarters: every order sums them exactly
+            for (int64_t i = 0; i < rows; i++) want += x[i * cols + j];
+            INFO("cols = " << cols << ", column " << j);
+            CHECK(out[j] == want);
+        }
+    }
+}
+
+TEST_CASE("grad and train refuse bad requests with a sentence", "[train][errors]") {
+    auto error_of = [](const json& request) {
+        const attn::EvalResult r = attn::eval_request(request.dump());
+        CHECK_FALSE(r.ok);
+        return json::parse(r.json).value("error", std::string());
+    };
+    auto with = [](json request, const std::string& key, const json& value) {
+        if (value.is_null()) request.erase(key);
+        else request[key] = value;
+        return request;
+    };
+    const json v2 = {{"op", "grad"}, {"seed", 1}, {"module", "self_attention_v2"}, {"d_out", 2},
+                     {"x", {{1, 0}, {0, 1}}}, {"target", {{0, 1}, {1, 0}}}};
+    CHECK_THAT(error_of(with(v2, "target", nullptr)), Catch::Contains("missing field \"target\""));
+    CHECK_THAT(error_of(with(v2, "target", {{0, 1, 2}, {1, 0, 2}})), Catch::Contains("\"target\" is 2 × 3 but the module's output is 2 × 2"));
+    CHECK_THAT(error_of(with(v2, "module", "gpt2")), Catch::Contains("unknown module \"gpt2\""));
+    CHECK_THAT(error_of(with(v2, "dropout", 0.1)), Catch::Contains("unknown field \"dropout\""));
+    CHECK_THAT(error_of(with(v2, "x", {{{1, 0}, {0, 1}}})), Catch::Contains("must be 2-D"));
+    CHECK_THAT(error_of(with(v2, "steps", 5)), Catch::Contains("unknown field \"steps\" for op \"grad\""));
+    json causal = with(with(v2, "module", "causal_attention"), "x", {{{1, 0}, {0, 1}}});
+    causal["target"] = {{{0, 1}, {1, 0}}};
+    CHECK(error_of(with(causal, "dropout", 1.0)).find("less than 1") != std::string::npos);
+    CHECK_THAT(error_of(with(causal, "context_length", 2)), Catch::Contains("unknown field \"context_length\""));
+    json mha = with(causal, "module", "mha");
+    CHECK_THAT(error_of(mha), Catch::Contains("missing field \"num_heads\""));
+    CHECK_THAT(error_of(with(mha, "num_heads", 3)), Catch::Contains("d_out (2) must be divisible by num_heads (3)"));
+    json train = with(with(v2, "op", "train"), "optimizer", "adam");
+    train["lr"] = 0.01;
+    train["steps"] = 10;
+    CHECK_THAT(error_of(with(train, "optimizer", "rmsprop")), Catch::Contains("\"sgd\" or \"adam\""));
+    CHECK_THAT(error_of(with(train, "momentum", 0.9)), Catch::Contains("unknown field \"momentum\""));
+    CHECK_THAT(error_of(with(train, "steps", 10001)), Catch::Contains("must be from 0 to 10000"));
+    CHECK_THAT(error_of(with(train, "lr", -1)), Catch::Contains("\"lr\" must be at least 0"));
+    CHECK_THAT(error_of(with(train, "lr", "inf")), Catch::Contains("\"lr\" must be a finite number"));
+    CHECK_THAT(error_of(with(train, "record_every", 0)), Catch::Contains("\"record_every\" is 0"));
+    CHECK_THAT(error_of(with(train, "lr", nullptr)), Catch::Contains("missing field \"lr\""));
+    // the work bound: 10,000 steps of a large module are refused before any is run
+    json big = train;
+    big["steps"] = 10000;
+    big["d_out"] = 512;
+    big["x"] = json::array();
+    big["target"] = json::array();
+    for (int t = 0; t < 64; t++) {
+        big["x"].push_back(std::vector<float>(512, 0.5f));
+        big["target"].push_back(std::vector<float>(512, 0.0f));
+    }
+    CHECK_THAT(error_of(big), Catch::Contains("multiply-adds, more than the limit"));
+}
+
+TEST_CASE("SGD with momentum and Adam update as PyTorch's single-tensor loops do", "[train]") {
+    // One parameter, hand-computed in float the way _single_tensor_sgd / _single_tensor_adam do.
+    attn::Tensor p({2}, {1.0f, -2.0f});
+    std::vector<attn::Tensor*> params = {&p};
+    attn::Sgd sgd(0.5, 0.25);
+    sgd.step(params, {attn::Tensor({2}, {0.5f, 1.0f})});  // buf = g; p -= 0.5·g
+    CHECK(p.data == std::vector<float>{0.75f, -2.5f});
+    sgd.step(params, {attn::Tensor({2}, {1.0f, 0.0f})});  // buf = 0.25·buf + g = (1.125, 0.25)
+    CHECK(p.data == std::vector<float>{0.75f - 0.5625f, -2.625f});
+    attn::Tensor q({1}, {1.0f});
+    std::vector<attn::Tensor*> qs = {&q};
+    attn::Adam adam(0.1);
+    adam.step(qs, {attn::Tensor({1}, {2.0f})});  // first step: m̂ = g, v̂ = g², so q -= lr·g/(|g| + eps)
+    CHECK(q.data[0] == Approx(0.9f).epsilon(1e-6));
+}
