@@ -96,7 +96,7 @@ TEST_CASE("unknown fields are compared by exact name", "[eval][errors]") {
     CHECK(attn::eval_request(R"({"op":"rand","seed":1,"shape":[2]})").ok);
 }
 
-TEST_CASE("NUL and bytes after the object are errors; error texts keep the whole value", "[eval][errors]") {
+TEST_CASE("NUL and bytes after the object are errors: error texts keep the whole value", "[eval][errors]") {
     using namespace std::string_literals;
     CHECK_THAT(error_of("{\"op\":\"softmax\",\"x\":[1,2]}\0 garbage [[[["s), Catch::Contains("NUL byte at offset 26"));
     CHECK_THAT(error_of("{\"op\":\"softmax\",\"x\":[1,2]}\0"s), Catch::Contains("NUL byte"));
@@ -106,6 +106,6 @@ TEST_CASE("NUL and bytes after the object are errors; error texts keep the whole
     // an escaped NUL inside a string is valid JSON: the message shows it escaped, and what follows it
     CHECK(error_of(R"({"op":"soft\u0000max"})") == "unknown op \"soft\\u0000max\"; use one of rand, linear, softmax, "
                                                    "matmul, dropout, self_attention_v1, self_attention_v2, "
-                                                   "causal_attention, mha_wrapper, mha");
+                                                   "causal_attention, mha_wrapper, mha, grad, train");
     CHECK_THAT(error_of(R"({"op":"rand","seed":1,"shape":[2],"a\u0000b":1})"), Catch::Contains("unknown field \"a\\u0000b\""));
 }

@@ -98,7 +98,7 @@ TEST_CASE("a learner's seed replaces every torch.manual_seed, Listing 3.2's 789 
     CHECK(seven["3.5.2/dropout_ones"]["print"] != section("causal")["results"]["3.5.2/dropout_ones"]["print"]);
 }
 
-TEST_CASE("a statement the sizes do not allow carries its sentence; the rest is computed", "[sections]") {
+TEST_CASE("a statement the sizes do not allow carries its sentence: the rest is computed", "[sections]") {
     const auto r = section("multi-head", "", 3)["results"];
     CHECK(r["3.6.2/context_vecs"]["error"] == "d_out (3) must be divisible by num_heads (2)");
     CHECK(r["3.6.1/context_vecs"]["shape"] == nlohmann::json::array({2, 6, 6}));
