@@ -244,7 +244,7 @@ export function pointPlot(options) {
     if (!xs.length) [x0, x1, y0, y1] = [0, 1, 0, 1];
     const span = Math.max(x1 - x0, y1 - y0, 1e-6) * 1.2;
     const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-    height = Math.min(options.maxHeight || 320, Math.max(220, width * 0.62));
+    height = Math.min(options.maxHeight || 320, Math.max(240, width * 0.72));
     const innerW = width - MARGIN.left - MARGIN.right, innerH = height - MARGIN.top - MARGIN.bottom;
     const unit = Math.min(innerW, innerH) / span;
     const midX = MARGIN.left + innerW / 2, midY = MARGIN.top + innerH / 2;
