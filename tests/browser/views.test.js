@@ -127,8 +127,9 @@ test('a weight under the pointer highlights its query, key and value rows and it
   });
   assert.deepEqual([marked.q, marked.k, marked.v, marked.z], [['1'], ['4'], ['4'], ['1']]);
   assert.notEqual(marked.outline, 'none');   // an outline, not colour alone
-  await page.mouse.move(0, 0);
-  assert.equal(await inDemo(page, (root) => root.querySelectorAll('[data-matrix=queries] [data-hl]').length), 0);
+  await page.mouse.move(0, 0);   // back to the stepper's step 1: q⁽²⁾₁ alone
+  assert.deepEqual(await inDemo(page, (root) => [...root.querySelectorAll('[data-matrix=queries] [data-hl]')].map((n) => `${n.dataset.row},${n.dataset.col}:${n.dataset.hl}`)), ['1,0:cell']);
+  assert.equal(await inDemo(page, (root) => root.querySelectorAll('[data-matrix=keys] [data-hl]').length), 0);
   // the API: rows, columns and cells; a new highlight replaces the old one
   const api = await inDemo(page, (root, demo) => {
     demo.views.x.highlight({ rows: [0], cols: [2], cells: [[5, 0]] });

@@ -6,7 +6,8 @@ import { el, setText, setAttr } from './dom.js';
 
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
-// stepper({steps, views, label, testid}) -> {el, stage, go(i), next(), prev(), get index, setSteps(steps)}
+// stepper({steps, views, label, testid}) -> {el, stage, go(i), next(), prev(), get index, setSteps(steps),
+//   refresh()}: refresh() re-draws the current step's highlights (after a linked hover replaced them)
 //   steps: [{caption: text | Node | () => text or Node, highlights?: {viewName: spec for view.highlight},
 //            apply?(), undo?()}]
 //   views: {viewName: a view with highlight(spec) and clearHighlight()}; views named in no step's
@@ -79,5 +80,5 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
   });
 
   setSteps(steps);
-  return { el: root, stage, go, next: () => go(index + 1), prev: () => go(index - 1), setSteps, get index() { return index; } };
+  return { el: root, stage, go, next: () => go(index + 1), prev: () => go(index - 1), setSteps, refresh: show, get index() { return index; } };
 }
