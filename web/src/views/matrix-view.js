@@ -169,8 +169,15 @@ export function matrixView(data, options = {}) {
     setAttr(root, 'data-fit', fit);
     const labelRoom = labelPx / fontPx - 0.5;
     for (let i = 0; i < rows; i++) setText(rowHeads[i], abbreviate(rowLabels[i], labelRoom / 0.85));
-    const colRoom = Math.min(cellPx, CELL_MAX_EM * fontPx) / fontPx - 0.3;
-    for (let j = 0; j < cols; j++) setText(colHeads[j], abbreviate(colLabels[j], colRoom / 0.85));
+    // column labels: abbreviated to the cell; when even short labels (d1..d16) do not fit, every
+    // stride-th one (the others keep their full label in title and in each cell's accessible name)
+    const cellRoomPx = Math.min(cellPx, CELL_MAX_EM * fontPx);
+    const longest = Math.max(...colLabels.map((s) => Math.min(s.length, 4)));   // longer ones abbreviate
+    const stride = Math.max(1, Math.ceil((longest * 0.5 * 0.8 * fontPx + 4) / cellRoomPx));
+    const colRoom = (cellRoomPx * stride) / fontPx - 0.3;
+    if (stride > 1) setAttr(root, 'data-label-stride', stride);
+    else root.removeAttribute('data-label-stride');
+    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / 0.85) : '');
   }
 
   function drawLegend(scale) {
