@@ -260,3 +260,26 @@ test('the plots name the point under the pointer, and z(2) moves among the value
   assert.notEqual(cold.spoke, at.spoke);
   assert.deepEqual(problems, []);
 });
+
+test('a 6×16 matrix on a phone: colour only, every k-th column label, nothing wider than 390 px', async () => {
+  const { page, problems } = await openDemo({ width: 390, height: 900 });
+  const r = await inDemo(page, async (root, demo) => {
+    demo.rerun({ d_out: 16 });
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const q = root.querySelector('[data-matrix=queries]');
+    const heads = [...q.querySelectorAll('th.mv-col')];
+    return {
+      cells: q.querySelectorAll('td.mv-cell').length, fit: q.dataset.fit,
+      shown: heads.filter((t) => t.textContent).length, titled: heads.filter((t) => t.title).length,
+      tooWide: [...root.querySelectorAll('*')].filter((n) => n.getBoundingClientRect().right > 390.5).length,
+      label: q.querySelector('td[data-row="1"][data-col="9"]').getAttribute('aria-label'),
+    };
+  });
+  assert.equal(r.cells, 96);
+  assert.equal(r.fit, 'none');                      // too narrow for text: the values are in the tooltip and names
+  assert.ok(r.shown >= 4 && r.shown < 16, `${r.shown} column labels shown`);
+  assert.equal(r.titled, 16);
+  assert.equal(r.tooWide, 0);
+  assert.match(r.label, /^queries token journey, dimension 10: -?\d\.\d+/);
+  assert.deepEqual(problems, []);
+});
