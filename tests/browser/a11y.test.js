@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, launch, startServer, newPage, waitForLab } = require('./helpers');
+const { ROOT, launch, startServer, newPage, waitForLab, openEditor } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -15,6 +15,7 @@ test('axe-core finds no WCAG A/AA violations, in the shadow root too', async () 
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
   // evaluated through the devtools protocol, which the page's CSP does not govern
   await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async () => {
@@ -29,6 +30,7 @@ test('Tab order follows the page: ladder, editor, then the sections in order', a
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
   const order = [];
   for (let i = 0; i < 90; i++) {
     await page.keyboard.press('Tab');

@@ -103,7 +103,7 @@ export function linePlot(options) {
     if (axis.domain) return axis.domain;
     let lo = Infinity, hi = -Infinity;
     for (const s of series) for (const p of s.points) if (Number.isFinite(p[key]) && (!axis.log || p[key] > 0)) { lo = Math.min(lo, p[key]); hi = Math.max(hi, p[key]); }
-    if (lo === Infinity) return [0, 1];
+    if (lo === Infinity) return axis.log ? [1, axis.log] : [0, 1];   // no points yet: a log axis cannot start at 0
     if (axis.log) return [lo, hi];
     return [Math.min(0, lo), hi === lo ? hi + 1 : hi];
   };
