@@ -86,7 +86,7 @@ test('the first screen at 1280×900 says what the page is about and has somethin
   await waitForLab(page);
   const first = await page.evaluate(() => {
     const root = document.querySelector('attention-lab').shadowRoot;
-    const onScreen = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0; };
+    const onScreen = (el) => { const r = el.getBoundingClientRect(); return el.checkVisibility() && r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0; };
     return {
       title: root.querySelector('h1').textContent,
       touchable: [...root.querySelectorAll('[data-testid=weights-heatmap] td, [data-testid=step-next], [data-testid=temperature-slider]')].some(onScreen),

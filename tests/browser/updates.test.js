@@ -87,6 +87,7 @@ test('the learner\'s seed replaces every torch.manual_seed on the page; empty br
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
   const seeds = () => page.locator('attention-lab code.language-python').evaluateAll((els) =>
     [...new Set(els.flatMap((el) => [...el.textContent.matchAll(/torch\.manual_seed\((\d+)\)/g)].map((m) => m[1])))].sort());
   assert.deepEqual(await seeds(), ['123', '789']);

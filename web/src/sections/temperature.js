@@ -31,6 +31,7 @@ function build(ctx) {
     x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });
   const planeNote = h('p', { class: 'hint', hidden: true });
   const barEls = [], valueEls = [], wordEls = [];
+  let lastViewsKey = '';
   let userT = null;        // null: follow √d_k; set once the learner moves the slider
   let sqrtDk = Math.SQRT2, sqrtDkPos = 15;
 
@@ -62,6 +63,25 @@ function build(ctx) {
 
   // The learner's inputs changed: the same T (or √d_k for the new d_k), on the new scores.
   function update() { apply(); }
+
+  // the drawings only when the engine's answer or the words changed (a no-op recompute touches no node)
+  function drawViews(D, words, dk, z2, values, w) {
+    const r = (name) => D.get(name);
+    const viewsKey = `${D.text}\u0000${words.join('\u0000')}`;
+    if (viewsKey === lastViewsKey) return;
+    lastViewsKey = viewsKey;
+    const weightsAll = r('temperature_weights');
+    heat.update({ values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words });
+    // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
+    const flat = dk !== 2;
+    plane.el.hidden = flat;
+    planeNote.hidden = !flat;
+    setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
+    if (!flat) {
+      plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
+        marker: { x: z2[0], y: z2[1], label: 'z⁽²⁾' }, weights: w });
+    }
+  }
 
   // One engine call for the current T, then text, attributes and transforms only.
   function apply() {
@@ -106,17 +126,7 @@ function build(ctx) {
     setText(contextText, `[${z2.map(fixed4).join(', ')}]`);
     const zTexts = z2.map(String).join(' ');   // the engine's shortest texts, for anyone who needs every digit
     if (contextText.getAttribute('data-values') !== zTexts) contextText.setAttribute('data-values', zTexts);
-    const weightsAll = r('temperature_weights');
-    heat.update({ values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words });
-    // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
-    const flat = dk !== 2;
-    plane.el.hidden = flat;
-    planeNote.hidden = !flat;
-    setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
-    if (!flat) {
-      plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
-        marker: { x: z2[0], y: z2[1], label: 'z⁽²⁾' }, weights: w });
-    }
+    drawViews(D, words, dk, z2, values, w);
     setText(tText, tLabel(T));
     const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
     if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);
