@@ -24,7 +24,8 @@ for (const kind of KINDS) {
         checked++;
       }
     }
-    assert.ok(checked >= 60, `${checked} golden cells`);
+    // each section prints only the chapter cells it shows (85fbc74): 45 of the golden cells in all
+    assert.ok(checked >= 45, `${checked} golden cells`);
   });
 
   test(`${kind}: the learner's inputs, seed and d_out reach every module as eval computes them`, async () => {
