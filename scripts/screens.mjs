@@ -29,8 +29,7 @@ try {
     // the stepper a few steps in: ω22 written out
     const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
     for (let i = 0; i < 5; i++) await next.click();
-    await page.locator('[data-testid=projection-stepper]').scrollIntoViewIfNeeded();
-    await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').scrollIntoView({ block: 'start' }));
+    // each step brings its result into sight under the sticky caption
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(OUT, `${tag}-stepper.png`) });
     for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);

@@ -86,6 +86,18 @@ function build(ctx) {
     h('div', { class: 'stage-row' }, views.q.el, views.k.el, views.v.el),
     h('div', { class: 'stage-row' }, views.scores.el, views.weights.el, views.z.el));
 
+  // After a step the learner took (not after an edit), the step's result, its last outlined cell, is
+  // brought into sight below the sticky caption if it is off screen.
+  const showResult = () => requestAnimationFrame(() => {
+    const marked = walk.stage.querySelectorAll('td[data-hl]');
+    const target = marked[marked.length - 1];
+    if (!target) return;
+    const r = target.getBoundingClientRect(), head = walk.el.querySelector('.stepper-head').getBoundingClientRect();
+    if (r.top < head.bottom || r.bottom > innerHeight) target.scrollIntoView({ block: 'center' });
+  });
+  walk.el.addEventListener('click', (e) => { if (e.target.closest('.stepper-btn')) showResult(); });
+  walk.el.addEventListener('keydown', (e) => { if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && e.defaultPrevented && !e.target.closest('.mv')) showResult(); });
+
   // Linked highlighting: a score or weight (i, j) comes from q(i) and k(j), and weighs v(j) in z(i).
   const link = (e) => {
     const { row, col } = e.detail;

@@ -23,8 +23,9 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
   const caption = el('div', { class: 'stepper-caption', 'data-testid': 'step-caption', 'aria-live': 'polite' });
   const stage = el('div', { class: 'stepper-stage' });
   const root = el('div', { class: 'stepper', role: 'group', 'aria-label': label, 'data-testid': testid },
-    el('div', { class: 'stepper-bar' }, prevBtn, el('span', { class: 'stepper-where' }, count, dots), nextBtn),
-    caption, stage);
+    // buttons and caption stay in sight (sticky) while the learner scrolls through a tall stage
+    el('div', { class: 'stepper-head' }, el('div', { class: 'stepper-bar' }, prevBtn, el('span', { class: 'stepper-where' }, count, dots), nextBtn), caption),
+    stage);
 
   let list = [];
   let index = -1;   // the step on screen; -1 before the first is applied
