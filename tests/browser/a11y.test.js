@@ -50,3 +50,25 @@ test('Tab order follows the page: ladder, editor, then the sections in order', a
   assert.ok(firsts.every((v, i) => i === 0 || rank.indexOf(v) > rank.indexOf(firsts[i - 1])), `not in page order: ${firsts.join(' → ')}`);
   assert.deepEqual(problems, []);
 });
+
+test('axe-core, every rule: no serious or critical violation at 1280 px or at 390 px (scroll regions reachable)', async () => {
+  for (const width of [1280, 390]) {
+    const { page, problems } = await newPage(browser.context);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(server.url);
+    await waitForLab(page);
+    await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => (await window.axe.run(document)).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+    assert.deepEqual(serious, [], `at ${width} px`);
+    if (width === 390) {
+      // what scrolls sideways is a Tab stop; what does not, is not
+      const wrong = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('pre, .math.display, .scroll')]
+        .filter((el) => !el.closest('.mv') && (el.scrollWidth > el.clientWidth + 1) !== (el.tabIndex === 0)).map((el) => el.className));
+      assert.deepEqual(wrong, []);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+});

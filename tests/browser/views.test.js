@@ -280,6 +280,6 @@ test('a 6×16 matrix on a phone: colour only, every k-th column label, nothing w
   assert.ok(r.shown >= 4 && r.shown < 16, `${r.shown} column labels shown`);
   assert.equal(r.titled, 16);
   assert.equal(r.tooWide, 0);
-  assert.match(r.label, /^queries token journey, dimension 10: -?\d\.\d+/);
+  assert.match(r.label, /^[−-]?\d\.\d{4}, queries token journey, dimension 10: -?\d\.\d+/);   // the shown text first (label in name)
   assert.deepEqual(problems, []);
 });

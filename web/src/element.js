@@ -13,6 +13,7 @@ import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
+import { keyboardScroll } from './sections/common.js';
 
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
 
@@ -133,6 +134,7 @@ class AttentionLabElement extends HTMLElement {
             if (first) deferMath(-1);
           }
           if (first) await drainMath();
+          if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
         })();
         return this.updateComplete;
       },

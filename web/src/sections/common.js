@@ -58,4 +58,29 @@ export function listing(title, code) {
 export function show(body, ...children) {
   morph(body, h('div', null, ...children));
   renderMath(body);
+  keyboardScroll(body);
+}
+
+// Code, prints, formulas and tables that scroll sideways (on a phone) become Tab stops, so a keyboard
+// user can reach and scroll them; the others stay out of the Tab order. Re-checked when the section's
+// size changes (a narrower screen, math rendered later). Attributes change only when they must.
+const watched = new WeakSet();
+const observers = new WeakMap();   // body -> its ResizeObserver, which also watches each candidate
+const SCROLLERS = 'pre, .math.display, .scroll';
+export function keyboardScroll(body) {
+  if (!observers.has(body) && typeof ResizeObserver !== 'undefined') observers.set(body, new ResizeObserver(() => keyboardScroll(body)));
+  const observer = observers.get(body);
+  for (const el of body.querySelectorAll(SCROLLERS)) {
+    if (el.closest('.mv')) continue;   // the views' prints are Tab stops of their own
+    if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
+    const scrolls = el.scrollWidth > el.clientWidth + 1;
+    if (scrolls && el.getAttribute('tabindex') !== '0') {
+      el.setAttribute('tabindex', '0');
+      el.setAttribute('data-scrolls', '');
+    } else if (!scrolls && el.hasAttribute('data-scrolls')) {
+      el.removeAttribute('tabindex');
+      el.removeAttribute('data-scrolls');
+    }
+  }
+  if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
 }

@@ -3,7 +3,7 @@
 // transforms, so it stays cheap. Under the slider: z(2) under T (the engine's), drawn among the value
 // vectors when d_out = 2, and the whole 6×6 weight map under T.
 import { h, para, tex, uid, fixed4, setText } from '../dom.js';
-import { sectionFrame } from './common.js';
+import { sectionFrame, keyboardScroll } from './common.js';
 import { matrixView, pointPlot } from '../views/index.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
@@ -62,7 +62,7 @@ function build(ctx) {
   sqrtLabel.append(sqrtMark);
 
   // The learner's inputs changed: the same T (or √d_k for the new d_k), on the new scores.
-  function update() { apply(); }
+  function update() { apply(); keyboardScroll(body); }
 
   // the drawings only when the engine's answer or the words changed (a no-op recompute touches no node)
   function drawViews(D, words, dk, z2, values, w) {

@@ -131,7 +131,8 @@ export function matrixView(data, options = {}) {
         cell.value = v; cell.valueText = valueText; cell.masked = masked;
         setText(cell.text, shown);
         setAttr(cell.td, 'data-value', valueText);
-        setAttr(cell.td, 'aria-label', `${name} ${rowName} ${rowLabels[i]}, ${colName} ${colLabels[j]}: ${masked ? 'masked, 0' : valueText}`);
+        // the name starts with the text shown in the cell (WCAG 2.5.3, label in name), then says where it is
+        setAttr(cell.td, 'aria-label', `${shown ? `${shown}, ` : ''}${name} ${rowName} ${rowLabels[i]}, ${colName} ${colLabels[j]}: ${masked ? 'masked, 0' : valueText}`);
         cell.td.classList.toggle('mv-masked', masked);
         const rgb = masked ? null : scale.rgb(v);
         const bg = rgb ? cssRgb(rgb) : '';
