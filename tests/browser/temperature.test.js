@@ -85,6 +85,8 @@ test('z(2) under T is the engine\'s softmax(ω2 / T) · values at T = 0.01, √2
     assert.deepEqual(row2.map((v) => v.toFixed(4)).join(' '), await weights(page));
   };
   await check(Math.SQRT2);
+  // standing alone, the section shows the scores it divides
+  assert.equal(await page.locator('[data-testid=temperature-scores]').textContent(), `[${scores2.map((v) => v.toFixed(4)).join(', ')}]`);
   assert.equal(await context.textContent(), `[${CELLS.get('3.4.1/context_vec_2').values.map((v) => v.toFixed(4)).join(', ')}]`);
   assert.equal(await page.locator('[data-testid=temperature-heatmap] td.mv-cell').count(), 36);
   const marker = page.locator('[data-testid=temperature-plane] .plot-marker');

@@ -23,6 +23,7 @@ function build(ctx) {
   const bars = h('div', { class: 'bars', 'aria-hidden': 'true' });
   const markLabels = h('div', { class: 'mark-labels', 'aria-hidden': 'true' });
   const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
+  const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
   const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'weights under T', title: 'softmax(ω / T), every query', testid: 'temperature-heatmap',
     rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
@@ -45,6 +46,8 @@ function build(ctx) {
 
   body.append(
     para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),
+    h('p', { class: 'weights-line' }, tex('\\omega_2 = q^{(2)} \\cdot \\text{keys}^\\top = '), scoresText,
+      h('span', { class: 'hint', text: ' (token 2’s scores against every key, §3.4.1, with the book’s inputs and weights unless you changed them)' })),
     h('div', { class: 'slider' },
       h('label', { for: sliderId }, 'Temperature ', tex('T'), ': ', tText),
       sqrtLabel, slider, marks, markLabels,
@@ -122,6 +125,7 @@ function build(ctx) {
       setText(wordEls[j], words[j]);
     }
     setText(weightsText, texts.join(' '));
+    setText(scoresText, `[${r('attn_scores_2').values.map(fixed4).join(', ')}]`);
     const z2 = r('temperature_context_2').values, values = r('values');
     setText(contextText, `[${z2.map(fixed4).join(', ')}]`);
     const zTexts = z2.map(String).join(' ');   // the engine's shortest texts, for anyone who needs every digit
