@@ -1,10 +1,12 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
-Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py
-with libopenblas0-pthread installed, the BLAS the engine copies (with only Debian's reference
-libblas3, matrix products round differently and the cases change).
-Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers) and
-tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them). The tests never
+Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [dk]
+(with "dk": only tests/fixtures/dk_cases.json, leaving the other files as they are). PyTorch's matrix
+products come from the system BLAS: the libblas.so.3 alternative must be OpenBLAS (libopenblas0), as on
+the reference machine; Debian's reference BLAS rounds them differently.
+Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers),
+tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them) and
+tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, attn/dk_experiment.h). The tests never
 need PyTorch: they read these committed files.
 """
 import json, math, os, sys
@@ -299,6 +301,32 @@ def format_cases():
     yield "requires_grad leaf", torch.randn(2, generator=g).requires_grad_()
 
 
+def dk_case(d_k, seed, n=8):
+    """The "why sqrt(d_k)" experiment exactly as engine/include/attn/dk_experiment.h writes it."""
+    torch.manual_seed(seed)
+    queries = (torch.rand(n, d_k) * 2 - 1) * 3**0.5
+    keys = (torch.rand(n, d_k) * 2 - 1) * 3**0.5
+    attn_scores = queries @ keys.T
+    weights_unscaled = torch.softmax(attn_scores[0], dim=-1)
+    weights_scaled = torch.softmax(attn_scores[0] / d_k**0.5, dim=-1)
+    return {"d_k": d_k, "n": n, "seed": seed,
+            # the first query and the last key: the draws in order, without the whole (n, d_k) tensors
+            "queries_0": result(queries[0]), "keys_last": result(keys[-1]), "attn_scores": result(attn_scores),
+            "spread": jnum(attn_scores.std()),
+            "weights_unscaled": result(weights_unscaled), "weights_scaled": result(weights_scaled),
+            "max_unscaled": jnum(weights_unscaled.max()), "max_scaled": jnum(weights_scaled.max())}
+
+
+def write_dk_cases():
+    # the page's sweep (powers of two, seed 123), and sizes around OpenBLAS's unrolling by 8 and its
+    # K blocks of 320 (two halves from 321 to 639 left), with other seeds
+    cases = [dk_case(2 ** e, 123) for e in range(1, 11)]
+    cases += [dk_case(d_k, seed) for d_k, seed in [(3, -5), (7, 0), (9, 1), (15, 2), (100, 3), (320, 4), (321, 5), (639, 6), (641, 7), (1000, 8), (1023, 42)]]
+    src = "PyTorch %s, CPU" % torch.__version__
+    json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "dk_cases.json"), "w"), separators=(",", ":"), allow_nan=False)
+    print(len(cases), "dk cases")
+
+
 def main():
     os.makedirs(FIXTURES, exist_ok=True)
     cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in requests()]
@@ -315,7 +343,11 @@ def main():
     json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "reference_cases.json"), "w"), indent=1, allow_nan=False)
     json.dump({"source": src, "cases": fmt}, open(os.path.join(FIXTURES, "format_cases.json"), "w"), indent=1, allow_nan=False)
     print(len(cases), "reference cases,", len(fmt), "format cases")
+    write_dk_cases()
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["dk"]:
+        write_dk_cases()
+    else:
+        main()

@@ -11,13 +11,15 @@
   document.body.appendChild(lab);
 
   let last = -1;
+  // The content's own height (the element's bottom plus the body's bottom margin), not the document's
+  // scrollHeight, which is never less than the iframe: the iframe must shrink when the content does.
   const post = () => {
-    const height = Math.ceil(document.documentElement.scrollHeight);
+    const height = Math.ceil(lab.getBoundingClientRect().bottom + window.scrollY + parseFloat(getComputedStyle(document.body).marginBottom || '0'));
     if (height === last || window.parent === window) return;
     last = height;
     // Only the height, only to the embedding window; '*' because embedders' origins are not known.
     window.parent.postMessage({ type: 'attention-lab:height', height }, '*');
   };
-  new ResizeObserver(post).observe(document.body);
+  new ResizeObserver(post).observe(lab);
   post();
 })();

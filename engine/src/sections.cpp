@@ -12,6 +12,7 @@
 #include <set>
 
 #include "attn/book.h"
+#include "attn/dk_experiment.h"
 #include "attn/generator.h"
 #include "attn/limits.h"
 #include "attn/modules.h"
@@ -32,6 +33,7 @@ struct SectionRequest {
     int64_t d_out = 2;
     Seeds seeds;
     std::optional<double> temperature;
+    int64_t d_k = 64;
     std::string corrupt = "none";
     int64_t corrupt_row = 1;
 };
@@ -56,11 +58,11 @@ SectionRequest parse(const std::string& text) {
         throw Error("the request must be a JSON object like {\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
     }
     static const std::set<std::string> known = {"section", "inputs", "d_out", "seed", "temperature", "corrupt",
-                                                "corrupt_row"};
+                                                "corrupt_row", "d_k"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         if (!known.count(it.key())) {
             throw Error("unknown field " + json_quote(it.key()) +
-                        "; the fields are section, inputs, d_out, seed, temperature, corrupt, corrupt_row");
+                        "; the fields are section, inputs, d_out, seed, temperature, corrupt, corrupt_row, d_k");
         }
     }
     SectionRequest r;
@@ -111,6 +113,7 @@ SectionRequest parse(const std::string& text) {
         }
         r.temperature = t.get<double>();
     }
+    if (j.contains("d_k")) r.d_k = whole_field(j, "d_k", lab::kDkMin, lab::kDkMax);
     if (j.contains("corrupt")) {
         const json& c = j["corrupt"];
         if (!c.is_string() || (c != "none" && c != "row" && c != "inputs")) {
@@ -194,6 +197,50 @@ void add_temperature(std::vector<BookCell>& out, const SectionRequest& r) {
     out.push_back(tensor_cell("temperature", Tensor({}, {static_cast<float>(T)})));
 }
 
+// Why √d_k: the experiment of attn/dk_experiment.h at the learner's d_k (its scores and both softmaxes
+// of query 1), and the same experiment at d_k = 2, 4, ..., 1024 for the plots (spread and largest weight).
+void add_dk_experiment(std::vector<BookCell>& out, const SectionRequest& r) {
+    const double seed = static_cast<double>(static_cast<int64_t>(r.seeds(123)));
+    const lab::DkExperiment e = lab::dk_experiment(static_cast<double>(r.d_k), seed);
+    if (!e.error.empty()) throw Error(e.error);
+    out.push_back(tensor_cell("dk/attn_scores", e.attn_scores));
+    out.push_back(tensor_cell("dk/spread", Tensor({}, {e.spread})));
+    out.push_back(tensor_cell("dk/weights_unscaled", e.weights_unscaled));
+    out.push_back(tensor_cell("dk/weights_scaled", e.weights_scaled));
+    std::vector<float> dks, spread, max_unscaled, max_scaled;
+    for (int dk = lab::kDkMin; dk <= lab::kDkMax; dk *= 2) {
+        const lab::DkExperiment s = lab::dk_experiment(dk, seed);
+        if (!s.error.empty()) throw Error(s.error);
+        dks.push_back(static_cast<float>(dk));
+        spread.push_back(s.spread);
+        max_unscaled.push_back(s.max_unscaled);
+        max_scaled.push_back(s.max_scaled);
+    }
+    const Shape n = {static_cast<int64_t>(dks.size())};
+    out.push_back(tensor_cell("dk/sweep/d_k", Tensor(n, dks)));
+    out.push_back(tensor_cell("dk/sweep/spread", Tensor(n, spread)));
+    out.push_back(tensor_cell("dk/sweep/max_unscaled", Tensor(n, max_unscaled)));
+    out.push_back(tensor_cell("dk/sweep/max_scaled", Tensor(n, max_scaled)));
+}
+
+// The heads of §3.6.1's MultiHeadAttentionWrapper (the book's seed, 2 heads, no dropout), each head's
+// causal attention weights for the first batch item, so the page can draw them side by side.
+void add_heads(std::vector<BookCell>& out, const SectionRequest& r) {
+    Generator gen;
+    gen.manual_seed(r.seeds(123));
+    const int64_t tokens = r.inputs.shape[0];
+    const Tensor batch = stack({r.inputs, r.inputs});
+    const MultiHeadAttentionWrapper mha(r.inputs.shape[1], r.d_out, tokens, 0.0, 2, false, gen);
+    for (size_t h = 0; h < mha.heads.size(); h++) {
+        AttentionTrace tr;
+        mha.heads[h].forward(batch, gen, &tr);
+        Tensor w = row(tr.attn_weights, 0);
+        w.grad_fn.clear();
+        w.requires_grad = false;
+        out.push_back(tensor_cell("heads/" + std::to_string(h + 1) + "/attn_weights", w));
+    }
+}
+
 // The batched product next to one token at a time (row i of the weights times the inputs), with an
 // optional bug: one row of the weights reversed, or the inputs read with columns 1 and 2 swapped.
 void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
@@ -239,6 +286,8 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         add_step_by_step(out, r);
     } else if (r.section == "temperature") {
         add_temperature(out, r);
+    } else if (r.section == "why-sqrt-dk") {
+        add_dk_experiment(out, r);
     } else if (r.section == "classes") {
         append(ChapterPart::classes);
         // Listing 3.1's row 2 against z(2) as the step-by-step section computes it
@@ -248,6 +297,7 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         append(ChapterPart::causal);
     } else {
         append(ChapterPart::multi_head);
+        add_heads(out, r);
         // exercise 3.3: GPT-2 small's MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)
         const int64_t n = MultiHeadAttention::count_params(768, 768, false);
         out.push_back({"ex3.3/num_params", std::nullopt, std::to_string(n), {}, {static_cast<double>(n)}, "",

@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, launch, startServer, newPage, waitForLab } = require('./helpers');
+const { ROOT, launch, startServer, newPage, waitForLab, openEditor } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -15,6 +15,7 @@ test('axe-core finds no WCAG A/AA violations, in the shadow root too', async () 
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
   // evaluated through the devtools protocol, which the page's CSP does not govern
   await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async () => {
@@ -29,6 +30,8 @@ test('Tab order follows the page: ladder, editor, then the sections in order', a
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  // open without clicking, so Tab starts from the top of the page
+  await page.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('details.editor').open = true; });
   const order = [];
   for (let i = 0; i < 90; i++) {
     await page.keyboard.press('Tab');
@@ -41,9 +44,31 @@ test('Tab order follows the page: ladder, editor, then the sections in order', a
   }
   let firsts = order.filter((v, i) => v && v !== order[i - 1]);
   firsts = firsts.slice(0, firsts.indexOf('ladder', 1) > 0 ? firsts.indexOf('ladder', 1) : undefined);   // one lap
-  const rank = ['ladder', 'editor', 'batched', 'step-by-step', 'temperature', 'classes', 'causal', 'multi-head'];
+  const rank = ['ladder', 'editor', 'step-by-step', 'temperature', 'why-sqrt-dk', 'batched', 'classes', 'causal', 'multi-head'];
   assert.deepEqual(firsts.slice(0, 2), ['ladder', 'editor']);
   assert.ok(firsts.includes('step-by-step') && firsts.includes('temperature'), firsts.join(' → '));
   assert.ok(firsts.every((v, i) => i === 0 || rank.indexOf(v) > rank.indexOf(firsts[i - 1])), `not in page order: ${firsts.join(' → ')}`);
   assert.deepEqual(problems, []);
+});
+
+test('axe-core, every rule: no serious or critical violation at 1280 px or at 390 px (scroll regions reachable)', async () => {
+  for (const width of [1280, 390]) {
+    const { page, problems } = await newPage(browser.context);
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(server.url);
+    await waitForLab(page);
+    await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+    const serious = await page.evaluate(async () => (await window.axe.run(document)).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.nodes.length}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`));
+    assert.deepEqual(serious, [], `at ${width} px`);
+    if (width === 390) {
+      // what scrolls sideways is a Tab stop; what does not, is not
+      const wrong = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('pre, .math.display, .scroll')]
+        .filter((el) => !el.closest('.mv') && (el.scrollWidth > el.clientWidth + 1) !== (el.tabIndex === 0)).map((el) => el.className));
+      assert.deepEqual(wrong, []);
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
 });

@@ -3,7 +3,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { cellLine, launch, startServer, newPage, waitForLab, settle, shownCells, nativeEval } = require('./helpers');
+const { cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, shownCells, nativeEval } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -25,6 +25,7 @@ test('edit, bad input, recover, reset', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
 
   // a new value for x(2)[0]: every tensor is recomputed, equal to the native engine's
   await page.locator('[data-testid="x-2-1"]').fill('0.9');

@@ -24,6 +24,13 @@ before(async () => {
 <link rel="icon" href="data:,">
 <iframe id="f" src="${w}embed.html?section=step-by-step" style="width:600px;height:200px;border:0"></iframe>
 <script src="host.js"></script>`);
+  // a host that fits the frame to every height posted (README's snippet)
+  fs.writeFileSync(path.join(hostDir, 'fit.html'), `<!doctype html><meta charset="utf-8"><title>host</title>
+<link rel="icon" href="data:,">
+<iframe id="f" src="${w}embed.html?section=temperature" style="width:360px;height:300px;border:0"></iframe>
+<script src="fit.js"></script>`);
+  fs.writeFileSync(path.join(hostDir, 'fit.js'), `window.heights = [];
+window.addEventListener('message', (e) => { if (e.data && e.data.type === 'attention-lab:height') { window.heights.push(e.data.height); document.getElementById('f').style.height = e.data.height + 'px'; } });`);
   fs.writeFileSync(path.join(hostDir, 'host.js'), `window.heights = [];
 window.addEventListener('message', (e) => { if (e.data && e.data.type === 'attention-lab:height') window.heights.push({ origin: e.origin, height: e.data.height }); });`);
   host = await startServer(hostDir);
@@ -63,11 +70,37 @@ test('embed.html posts its height to the parent', async () => {
     heights = await page.evaluate(() => window.heights);
     last = heights[heights.length - 1].height;
     actual = await page.frames()[1].evaluate(() => document.documentElement.scrollHeight);
-    if (last === actual && i > 0) break;
+    if (Math.abs(last - actual) <= 1 && i > 0) break;
     await page.waitForTimeout(100);
   }
   assert.ok(heights.every((m) => m.origin === new URL(widget.url).origin), JSON.stringify(heights));
-  assert.equal(last, actual);
+  // the content's own height, rounded up (scrollHeight rounds): within a pixel of the document's
+  assert.ok(Math.abs(last - actual) <= 1, `posted ${last} px, the document is ${actual} px`);
+  assert.deepEqual(problems, []);
+});
+
+test('the fitted iframe shrinks back when its content gets shorter (widened from 360 to 1100 px)', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.goto(`${host.url}fit.html`);
+  await page.frameLocator('#f').locator('[data-testid=temperature-weights]').waitFor({ timeout: 30000 });
+  // the height the frame settles at: the last posted, equal to the frame's own height
+  const settled = async () => {
+    let prev = -1;
+    for (let i = 0; i < 100; i++) {
+      await page.waitForTimeout(150);
+      const { last, frame } = await page.evaluate(() => ({ last: window.heights.at(-1), frame: document.getElementById('f').getBoundingClientRect().height }));
+      if (last === prev && Math.abs(frame - last) < 1) return last;
+      prev = last;
+    }
+    throw new Error('the frame height never settled');
+  };
+  const narrow = await settled();
+  await page.evaluate(() => { document.getElementById('f').style.width = '1100px'; });
+  const wide = await settled();
+  assert.ok(wide < narrow - 50, `the frame went from ${narrow} px to ${wide} px when widened`);
+  const content = await page.frames()[1].evaluate(() => document.querySelector('attention-lab').getBoundingClientRect().bottom);
+  assert.ok(wide >= content && wide - content < 40, `the frame (${wide} px) fits its content (${content} px)`);
   assert.deepEqual(problems, []);
 });
 

@@ -70,6 +70,12 @@ async function waitForLab(page, timeout = 30000) {
   await settle(page);
 }
 
+// The input editor starts collapsed (the first screen shows no form): opens it for a test that edits.
+async function openEditor(page) {
+  const editor = page.locator('attention-lab details.editor').first();
+  if (!(await editor.evaluate((d) => d.open))) await editor.locator('summary').click();
+}
+
 // Waits until every element has shown its latest inputs in every section (a recompute is spread
 // over several tasks so that none is long).
 function settle(page) {
@@ -100,4 +106,4 @@ function nativeEval(request) {
   return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request) }).toString());
 }
 
-module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, settle, collectCells, shownCells, nativeEval };
+module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval };

@@ -28,13 +28,15 @@ test('desktop: every printed tensor equals the golden chapter, SIMD engine, no e
   assert.equal(await page.locator('.ladder [aria-current=step]').textContent(), 'Self-attention with trainable weights');
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280-top.png') });
-  // the book's figure: W_query drawn to 1 decimal, the full value on focus
-  const cell = page.locator('[data-matrix=W_query] td').first();
+  // the book's figure: W_query drawn to 1 decimal, the engine's full value on focus
+  const cell = page.locator('[data-matrix=W_query] td.mv-cell').first();
   assert.equal(await cell.textContent(), '0.3');
-  const full = Number(await cell.getAttribute('data-full'));
-  assert.equal(Math.fround(full), Math.fround(CELLS.get('3.4.1/W_query').values[0]));
+  const full = await cell.getAttribute('data-value');
+  assert.equal(Math.fround(Number(full)), Math.fround(CELLS.get('3.4.1/W_query').values[0]));
   await cell.focus();
-  assert.equal(await cell.evaluate((el) => getComputedStyle(el, '::after').content), `"${await cell.getAttribute('data-full')}"`);
+  const tip = page.locator('[data-matrix=W_query] .mv-tip');
+  assert.ok(await tip.isVisible(), 'focusing a cell shows its full value');
+  assert.match(await tip.textContent(), new RegExp(`= ${full.replace('.', '\\.')}$`));
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280.png'), fullPage: true });
   assert.deepEqual(problems, []);
@@ -49,6 +51,41 @@ test('the ladder links reach every rung', async () => {
     const focused = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.activeElement?.id);
     assert.equal(focused, `al-${id}`);
   }
+  assert.deepEqual(problems, []);
+});
+
+test('a fragment link (#temperature, #step-by-step) scrolls to its section inside the shadow root', async () => {
+  const { page, problems } = await newPage(browser.context);
+  for (const id of ['temperature', 'step-by-step', 'why-sqrt-dk']) {
+    await page.goto(`${server.url}#${id}`);
+    await waitForLab(page);
+    await page.waitForFunction((want) => document.querySelector('attention-lab').shadowRoot.activeElement?.id === want, `al-${id}`);
+    const top = await page.evaluate((want) => document.querySelector('attention-lab').shadowRoot.getElementById(want).getBoundingClientRect().top, `al-${id}`);
+    assert.ok(Math.abs(top) < 5, `#${id}: the section starts ${top} px from the top of the screen`);
+  }
+  // a fragment changed on the page (a link elsewhere, the back button) scrolls too
+  await page.evaluate(() => { location.hash = 'causal'; });
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.activeElement?.id === 'al-causal');
+  assert.deepEqual(problems, []);
+});
+
+test('the first screen at 1280×900 says what the page is about and has something to touch, no form fields', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(server.url);
+  await waitForLab(page);
+  const first = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const onScreen = (el) => { const r = el.getBoundingClientRect(); return el.checkVisibility() && r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0; };
+    return {
+      title: root.querySelector('h1').textContent,
+      touchable: [...root.querySelectorAll('[data-testid=weights-heatmap] td, [data-testid=step-next], [data-testid=temperature-slider]')].some(onScreen),
+      fields: [...root.querySelectorAll('input, textarea, select')].filter(onScreen).map((el) => el.dataset.testid || el.type),
+    };
+  });
+  assert.match(first.title, /attention/i);
+  assert.ok(first.touchable, 'the first screen shows the stepper, a drawn attention map or the slider');
+  assert.deepEqual(first.fields, [], 'the editor starts collapsed');
   assert.deepEqual(problems, []);
 });
 
@@ -80,7 +117,7 @@ test('scalar fallback: ?engine=scalar names the scalar engine and prints the sam
 test('a bad section or engine value shows a clear message, not a crash', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=nonsense`);
-  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, batched/);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, step-by-step, temperature, why-sqrt-dk, batched, classes, causal, multi-head\./);
   await page.goto(`${server.url}?engine=gpu`);
   assert.match(await page.locator('[data-testid=lab-error]').textContent(), /engine="gpu" is not an engine/);
   assert.deepEqual(problems, []);

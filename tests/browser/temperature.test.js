@@ -15,6 +15,14 @@ const expected = (T) => nativeEval({ op: 'softmax', x: scores2, temperature: T }
 const weights = (page) => page.locator('[data-testid=temperature-weights]').textContent();
 const slider = (page) => page.locator('[data-testid=temperature-slider]');
 
+const rows = (c) => Array.from({ length: c.shape[0] }, (_, i) => c.values.slice(i * c.shape[1], (i + 1) * c.shape[1]));
+// z(2) under T by the native CLI: softmax(ω2 / T) times values = inputs @ W_value, every step the CLI's.
+function nativeContext(T) {
+  const values = nativeEval({ op: 'matmul', a: rows(CELLS.get('inputs')), b: rows(CELLS.get('3.4.1/W_value')) });
+  const w = nativeEval({ op: 'softmax', x: scores2, temperature: T }).values;
+  return nativeEval({ op: 'matmul', a: [w], b: rows(values) }).values;
+}
+
 async function open(section = 'all') {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=${section}`);
@@ -62,5 +70,34 @@ test('keyboard: arrows move the slider one step and recompute; T = 1 is exact', 
   assert.equal(Number(await slider(page).inputValue()), 0);
   assert.equal(await weights(page), expected(1));
   assert.equal(await weights(page), CELLS.get('slider/T=1').print.replace(/^tensor\(\[|\]\)$/g, '').split(', ').join(' '));
+  assert.deepEqual(problems, []);
+});
+
+test('z(2) under T is the engine\'s softmax(ω2 / T) · values at T = 0.01, √2 and 100, with the weight map and the plane', async () => {
+  const { page, problems } = await open('temperature');
+  const context = page.locator('[data-testid=temperature-context]');
+  const check = async (T) => {
+    const z = nativeContext(T);
+    assert.equal(await context.textContent(), `[${z.map((v) => v.toFixed(4)).join(', ')}]`, `z(2) at T = ${T}`);
+    assert.deepEqual((await context.getAttribute('data-values')).split(' ').map((v) => Math.fround(Number(v))), z.map(Math.fround), `z(2)'s every digit at T = ${T}`);
+    // row 2 of the drawn 6×6 map under T is the weights the bars show
+    const row2 = await page.locator('[data-testid=temperature-heatmap] td.mv-cell[data-row="1"]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+    assert.deepEqual(row2.map((v) => v.toFixed(4)).join(' '), await weights(page));
+  };
+  await check(Math.SQRT2);
+  // standing alone, the section shows the scores it divides
+  assert.equal(await page.locator('[data-testid=temperature-scores]').textContent(), `[${scores2.map((v) => v.toFixed(4)).join(', ')}]`);
+  assert.equal(await context.textContent(), `[${CELLS.get('3.4.1/context_vec_2').values.map((v) => v.toFixed(4)).join(', ')}]`);
+  assert.equal(await page.locator('[data-testid=temperature-heatmap] td.mv-cell').count(), 36);
+  const marker = page.locator('[data-testid=temperature-plane] .plot-marker');
+  assert.ok(await marker.isVisible(), 'z(2) is drawn among the values when d_out = 2');
+  const at = () => marker.evaluate((g) => g.style.transform);
+  const before = await at();
+  await slider(page).focus();
+  await page.keyboard.press('Home');
+  await check(0.01);
+  await page.keyboard.press('End');
+  await check(100);
+  assert.notEqual(await at(), before, 'the point moves with T');
   assert.deepEqual(problems, []);
 });

@@ -4,7 +4,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { cellLine, launch, startServer, newPage, waitForLab, settle, shownCells, nativeEval } = require('./helpers');
+const { cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, shownCells, nativeEval } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -33,6 +33,7 @@ test('an edit patches the page: unchanged math keeps its rendering, the field ke
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
   // the projection formula of §3.4.1 does not depend on the inputs; ω22's worked sum does
   await page.evaluate(() => {
     const root = document.querySelector('attention-lab').shadowRoot;
@@ -86,6 +87,7 @@ test('the learner\'s seed replaces every torch.manual_seed on the page; empty br
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
   const seeds = () => page.locator('attention-lab code.language-python').evaluateAll((els) =>
     [...new Set(els.flatMap((el) => [...el.textContent.matchAll(/torch\.manual_seed\((\d+)\)/g)].map((m) => m[1])))].sort());
   assert.deepEqual(await seeds(), ['123', '789']);

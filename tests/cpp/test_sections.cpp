@@ -128,11 +128,54 @@ TEST_CASE("bad section requests are refused with a sentence", "[sections]") {
     };
     CHECK(error("not json").find("JSON object") != std::string::npos);
     CHECK(error(R"({"section":"__proto__","inputs":[[1],[2]],"d_out":1})") ==
-          "unknown section \"__proto__\"; use one of: batched, step-by-step, temperature, classes, causal, multi-head");
+          "unknown section \"__proto__\"; use one of: batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head");
     CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed,d_out":1})").find("unknown field") == 0);
     CHECK(error(R"({"section":"causal","inputs":[[1,2],[2]],"d_out":1})") ==
           "row 2 of \"inputs\" must have 2 numbers, as the first row has");
     CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":0})").find("\"d_out\" must be a whole number") == 0);
     CHECK(error(R"({"section":"temperature","inputs":[[1],[2]],"d_out":1,"temperature":0})").find("temperature") != std::string::npos);
     CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed":1.5})").find("\"seed\"") == 0);
+}
+
+TEST_CASE("why-sqrt-dk: the experiment at the learner's d_k and the sweep are PyTorch's numbers", "[sections]") {
+    const nlohmann::json cases = fixture_json("dk_cases.json")["cases"];
+    std::map<int, nlohmann::json> book_seed;   // d_k -> PyTorch's run with seed 123
+    for (const auto& c : cases) if (c["seed"] == 123) book_seed[c["d_k"].get<int>()] = c;
+    const auto r = section("why-sqrt-dk", ",\"d_k\":256")["results"];
+    CHECK(r["dk/attn_scores"]["print"] == book_seed.at(256)["attn_scores"]["print"]);
+    CHECK(r["dk/weights_unscaled"]["print"] == book_seed.at(256)["weights_unscaled"]["print"]);
+    CHECK(r["dk/weights_scaled"]["print"] == book_seed.at(256)["weights_scaled"]["print"]);
+    CHECK(static_cast<float>(r["dk/spread"]["values"][0].get<double>()) == book_seed.at(256)["spread"].get<float>());
+    const auto dks = r["dk/sweep/d_k"]["values"];
+    REQUIRE(dks.size() == 10);   // 2, 4, ..., 1024
+    for (size_t i = 0; i < dks.size(); i++) {
+        const int dk = dks[i].get<int>();
+        INFO("d_k = " << dk);
+        REQUIRE(book_seed.count(dk));
+        CHECK(static_cast<float>(r["dk/sweep/spread"]["values"][i].get<double>()) == book_seed.at(dk)["spread"].get<float>());
+        CHECK(static_cast<float>(r["dk/sweep/max_unscaled"]["values"][i].get<double>()) == book_seed.at(dk)["max_unscaled"].get<float>());
+        CHECK(static_cast<float>(r["dk/sweep/max_scaled"]["values"][i].get<double>()) == book_seed.at(dk)["max_scaled"].get<float>());
+    }
+    CHECK(section("why-sqrt-dk")["results"]["dk/attn_scores"]["print"] == book_seed.at(64)["attn_scores"]["print"]);   // default 64
+    const std::string refused = section("why-sqrt-dk", ",\"d_k\":4096")["error"].get<std::string>();
+    CHECK(refused.find("\"d_k\" must be a whole number from 2 to 1024") != std::string::npos);
+}
+
+TEST_CASE("multi-head: each head's causal weights, as the wrapper's head computes them", "[sections]") {
+    const auto r = section("multi-head")["results"];
+    for (const char* name : {"heads/1/attn_weights", "heads/2/attn_weights"}) {
+        INFO(name);
+        REQUIRE(r.contains(name));
+        CHECK(r[name]["shape"] == nlohmann::json::array({6, 6}));
+        const auto& v = r[name]["values"];
+        for (int i = 0; i < 6; i++) {
+            double sum = 0;
+            for (int j = 0; j < 6; j++) {
+                if (j > i) CHECK(v[i * 6 + j].get<double>() == 0.0);   // the future is masked
+                sum += v[i * 6 + j].get<double>();
+            }
+            CHECK(sum == Approx(1.0).epsilon(1e-6));
+        }
+    }
+    CHECK(r["heads/1/attn_weights"]["values"] != r["heads/2/attn_weights"]["values"]);
 }

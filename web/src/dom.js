@@ -5,22 +5,10 @@ import { BASE_URL } from './base-url.js';
 import { nextTask } from './tasks.js';
 import { scriptURL } from './trusted.js';
 
-// h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes.
-export function h(tag, props, ...children) {
-  const el = document.createElement(tag);
-  for (const [key, value] of Object.entries(props || {})) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === 'text') el.textContent = value;
-    else if (key === 'class') el.className = value;
-    else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
-    else el.setAttribute(key, value === true ? '' : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    el.append(typeof child === 'string' ? document.createTextNode(child) : child);
-  }
-  return el;
-}
+// h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
+// so the page and its drawings build nodes one way.
+export { el as h } from './views/dom.js';
+import { el as h } from './views/dom.js';
 
 // A control built once by its section, with its listeners and state: place(node) stands for it in a
 // tree built for morph, which then leaves the node where it is (or moves it there), never rebuilding or

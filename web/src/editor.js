@@ -67,7 +67,8 @@ export function editorPanel(ctx) {
   }
   fill();
 
-  const el = h('details', { class: 'editor', open: ctx.open },
+  // collapsed at first: the first screen shows the attention itself, not a form
+  const el = h('details', { class: 'editor' },
     h('summary', { text: 'Edit the inputs: words, vectors, seed, d_out' }),
     para('Change any value and every tensor below is recomputed by the engine at once. The book’s values come back with Reset.'),
     h('div', { class: 'scroll' }, table),

@@ -2,6 +2,7 @@
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
+import { VIEWS_CSS } from './views/index.js';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { BASE_URL } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
@@ -11,6 +12,8 @@ import { nextTask, nextFrame } from './tasks.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
+import { followFragment } from './fragment.js';
+import { keyboardScroll } from './sections/common.js';
 
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
 
@@ -18,7 +21,7 @@ let sharedSheet = null;
 function styleSheet() {
   if (!sharedSheet) {
     sharedSheet = new CSSStyleSheet();
-    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS);
+    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS);
   }
   return sharedSheet;
 }
@@ -52,7 +55,7 @@ class AttentionLabElement extends HTMLElement {
   }
 
   connectedCallback() { addKatexFonts(); loadKatex(); this.render(); }
-  disconnectedCallback() { this.generation++; }
+  disconnectedCallback() { this.generation++; this.fragment?.stop(); this.fragment = null; }
   attributeChangedCallback() { if (this.isConnected) this.render(); }
 
   // A visible sentence instead of the content (bad attribute, engine that would not load).
@@ -131,6 +134,7 @@ class AttentionLabElement extends HTMLElement {
             if (first) deferMath(-1);
           }
           if (first) await drainMath();
+          if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
         })();
         return this.updateComplete;
       },
@@ -151,7 +155,11 @@ class AttentionLabElement extends HTMLElement {
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);
-    ctx.recompute();
+    const done = ctx.recompute();
+    // index.html#temperature: scroll to the section once it has its content (the whole page only)
+    this.fragment?.stop();
+    this.fragment = section === 'all' ? followFragment(this.shadowRoot) : null;
+    done.then(() => { if (generation === this.generation && this.fragment) this.fragment.go(); });
   }
 }
 

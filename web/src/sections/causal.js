@@ -1,6 +1,7 @@
 // Section "causal" (§3.5): the mask by both routes, dropout with the book's masks, and CausalAttention,
 // all on the learner's inputs and seed.
-import { h, para, codeCell } from '../dom.js';
+import { h, para, codeCell, place } from '../dom.js';
+import { matrixView } from '../views/index.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
@@ -14,6 +15,15 @@ export default {
 
 function build(ctx) {
   const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
+  const empty = { values: [0], shape: [1, 1] };
+  const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], ...extra });
+  const before = map('attn_weights before masking', 'α before masking', 'causal-before');
+  const causalMap = map('causal attn_weights', 'causal α: the future greyed, rows renormalised', 'causal-heatmap');
+  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)): 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, domain: [0, 2] });
+  const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells hatched, survivors ×2', 'dropout-heatmap', { domain: [0, 2] });
+  // A drawn map of an engine result; masked: which cells to grey (they then carry data-value="0").
+  const drawn = (res, words, masked) => ({ values: res.values, texts: res.values.map(String), shape: res.shape, rowLabels: words, colLabels: words,
+    mask: masked ? res.values.map((_, idx) => masked(Math.floor(idx / res.shape[1]), idx % res.shape[1], res.values[idx])) : undefined });
   function update() {
     const st = ctx.state;
     const D = ctx.changedData('causal');
@@ -22,6 +32,11 @@ function build(ctx) {
     const cell = (python, id) => resultCell(python, r(id), id);
     const route1 = r('3.5.1/masked_simple_norm'), route2 = r('3.5.1/attn_weights_causal');
     const same = route1.print === route2.print;   // without grad_fn: the two routes' ops differ
+    const words = st.words, future = (i, j) => j > i;
+    before.update(drawn(r('3.5.1/attn_weights'), words));
+    if (!route2.error) causalMap.update(drawn(route2, words, future));
+    ones.update(drawn(r('3.5.2/dropout_ones'), words, (i, j, v) => v === 0));
+    dropped.update(drawn(r('3.5.2/dropout_attn_weights'), words, (i, j, v) => v === 0));
     show(body,
       para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
       cell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', '3.5.1/attn_weights'),
@@ -32,6 +47,7 @@ function build(ctx) {
       h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
       cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
       cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
+      h('div', { class: 'matrices' }, place(before.el), place(causalMap.el)),
       h('p', { class: same ? 'match' : 'note error', 'data-testid': 'routes-verdict',
         text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
           : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }),
@@ -39,6 +55,7 @@ function build(ctx) {
       para(`Dropout with p = 0.5 zeroes about half the entries and scales the survivors by 1/(1−p) = 2. After torch.manual_seed(${seedFor(st, 123)}) the engine draws exactly PyTorch’s mask:`),
       cell(`torch.manual_seed(${seedFor(st, 123)})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones'),
       cell(`torch.manual_seed(${seedFor(st, 123)})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
+      h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)),
       h('h3', { text: 'CausalAttention, on your inputs' }),
       listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
       codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),

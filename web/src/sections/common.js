@@ -1,4 +1,4 @@
-// Building blocks the sections share: the section frame, matrices with hover/focus precision, Python
+// Building blocks the sections share: the section frame, Python
 // literals of the learner's inputs, and outputs as the engine printed them.
 import { h, uid, pythonCode, morph, renderMath } from '../dom.js';
 import { TOKENS, D_IN } from '../model.js';
@@ -9,26 +9,6 @@ export function sectionFrame(id, heading, intro) {
   const el = h('section', { class: 'section', id: `al-${id}`, tabindex: '-1', 'aria-labelledby': headingId, 'data-section': id },
     h('h2', { id: headingId, text: heading }), intro || null, body);
   return { el, body };
-}
-
-// A matrix as a table. decimals: what is drawn (the book's figure uses 1); such cells are focusable
-// and show the engine's full float32 (its shortest text) on hover and focus.
-export function matrixTable(t, { name, decimals = 4, rowLabels, colLabel = (j) => String(j + 1), highlightRow = -1 }) {
-  const [rows, cols] = t.shape.length === 2 ? t.shape : [1, t.shape[0]];
-  const head = h('tr', null, h('th', { scope: 'col', class: 'corner', text: '' }),
-    Array.from({ length: cols }, (_, j) => h('th', { scope: 'col', text: colLabel(j) })));
-  const body = Array.from({ length: rows }, (_, i) => h('tr', { class: i === highlightRow ? 'hl' : null },
-    h('th', { scope: 'row', text: rowLabels ? rowLabels[i] : String(i + 1) }),
-    Array.from({ length: cols }, (_, j) => {
-      const v = t.values[i * cols + j];
-      const full = String(v);
-      const precise = decimals < 4;
-      return h('td', { tabindex: precise ? '0' : null, 'data-full': precise ? full : null, title: precise ? full : null,
-        'data-row': i, 'data-col': j, 'data-value': full,
-        'aria-label': precise ? `${name} row ${i + 1}, column ${j + 1}: ${full}` : null, text: Number(v).toFixed(decimals) });
-    })));
-  return h('div', { class: 'scroll' }, h('table', { class: 'matrix', 'data-matrix': name },
-    h('caption', { text: name }), h('thead', null, head), h('tbody', null, body)));
 }
 
 // Python text for the learner's inputs (the engine's shortest texts), the words as comments, as the book writes them.
@@ -78,4 +58,29 @@ export function listing(title, code) {
 export function show(body, ...children) {
   morph(body, h('div', null, ...children));
   renderMath(body);
+  keyboardScroll(body);
+}
+
+// Code, prints, formulas and tables that scroll sideways (on a phone) become Tab stops, so a keyboard
+// user can reach and scroll them; the others stay out of the Tab order. Re-checked when the section's
+// size changes (a narrower screen, math rendered later). Attributes change only when they must.
+const watched = new WeakSet();
+const observers = new WeakMap();   // body -> its ResizeObserver, which also watches each candidate
+const SCROLLERS = 'pre, .math.display, .scroll';
+export function keyboardScroll(body) {
+  if (!observers.has(body) && typeof ResizeObserver !== 'undefined') observers.set(body, new ResizeObserver(() => keyboardScroll(body)));
+  const observer = observers.get(body);
+  for (const el of body.querySelectorAll(SCROLLERS)) {
+    if (el.closest('.mv')) continue;   // the views' prints are Tab stops of their own
+    if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
+    const scrolls = el.scrollWidth > el.clientWidth + 1;
+    if (scrolls && el.getAttribute('tabindex') !== '0') {
+      el.setAttribute('tabindex', '0');
+      el.setAttribute('data-scrolls', '');
+    } else if (!scrolls && el.hasAttribute('data-scrolls')) {
+      el.removeAttribute('tabindex');
+      el.removeAttribute('data-scrolls');
+    }
+  }
+  if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
 }

@@ -4,6 +4,7 @@ import { h, para, codeCell, uid, place } from '../dom.js';
 import { startEngineWorker, LOADER_URL } from '../engine.js';
 import { seedFor, D_IN } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
+import { matrixView } from '../views/index.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 
@@ -18,6 +19,9 @@ export default {
 
 function build(ctx) {
   const { el, body } = sectionFrame('multi-head', 'Rung 4 — multi-head attention (§3.6)');
+  // the heads as small multiples: each head's causal weights for the first batch item
+  const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
+    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], legend: k === 2 }));
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
   const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
@@ -77,11 +81,18 @@ function build(ctx) {
     const r = (name) => D.get(name);
     const withShape = (id) => (r(id).error ? null : h('pre', { class: 'out', text: r(`${id}.shape`).line }));
     const seed = seedFor(st, 123);
+    heads.forEach((view, k) => {
+      const w = r(`heads/${k + 1}/attn_weights`), n = w.shape[1];
+      view.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: st.words, colLabels: st.words,
+        mask: w.values.map((_, idx) => idx % n > Math.floor(idx / n)) });
+    });
     show(body,
       para('Several causal attention heads run in parallel and their outputs are concatenated. First as a wrapper that stacks CausalAttention modules, on your inputs:'),
       listing('Listing 3.4 — a wrapper class for multi-head attention', LISTING_3_4.trimEnd()),
       resultCell(`torch.manual_seed(${seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${D_IN}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
         r('3.6.1/context_vecs'), '3.6.1/context_vecs', { extra: withShape('3.6.1/context_vecs') }),
+      para('Each head has its own W_q, W_k and W_v, so each attends differently. Their causal weights for the first batch item, side by side (the future greyed):'),
+      h('div', { class: 'matrices heads' }, heads.map((v) => place(v.el))),
       h('h3', { text: 'Exercise 3.2 — two-dimensional embedding vectors' }),
       para('Each head outputs d_out dimensions and the heads are concatenated, so d_out = 1 with two heads gives 2-dimensional context vectors:'),
       resultCell(`torch.manual_seed(${seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))`, r('ex3.2/context_vecs'), 'ex3.2/context_vecs'),

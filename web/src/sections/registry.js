@@ -3,14 +3,17 @@
 import batched from './batched.js';
 import stepByStep from './step-by-step.js';
 import temperature from './temperature.js';
+import whySqrtDk from './why-sqrt-dk.js';
 import classes from './classes.js';
 import causal from './causal.js';
 import multiHead from './multi-head.js';
 
-export const SECTIONS = [batched, stepByStep, temperature, classes, causal, multiHead];
+// §3.4 (this page's rung) comes first, so the first screen shows it; rung 1's recap follows.
+export const SECTIONS = [stepByStep, temperature, whySqrtDk, batched, classes, causal, multiHead];
 
 // A Map, not an object: a name from outside (an attribute, a URL) is never looked up among
 // Object.prototype's keys such as __proto__ or constructor.
 const byId = new Map(SECTIONS.map((s) => [s.id, s]));
 export const sectionById = (id) => byId.get(id) || null;
-export const RUNGS = SECTIONS.filter((s) => s.rung);
+// The ladder in the chapter's order, whatever the page's.
+export const RUNGS = [batched, stepByStep, causal, multiHead];

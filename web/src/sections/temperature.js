@@ -1,8 +1,10 @@
 // Section "temperature": the same scores of query 2 divided by T before softmax. A slider step is one
 // engine call (the weights under T, the 6×6 map under T and z(2) under T) and changes only text and
-// transforms, so it stays cheap.
+// transforms, so it stays cheap. Under the slider: z(2) under T (the engine's), drawn among the value
+// vectors when d_out = 2, and the whole 6×6 weight map under T.
 import { h, para, tex, uid, fixed4, setText } from '../dom.js';
-import { sectionFrame } from './common.js';
+import { sectionFrame, keyboardScroll } from './common.js';
+import { matrixView, pointPlot } from '../views/index.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
 
@@ -21,7 +23,16 @@ function build(ctx) {
   const bars = h('div', { class: 'bars', 'aria-hidden': 'true' });
   const markLabels = h('div', { class: 'mark-labels', 'aria-hidden': 'true' });
   const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
+  const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
+  const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
+  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'weights under T', title: 'softmax(ω / T), every query', testid: 'temperature-heatmap',
+    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
+  const plane = pointPlot({ title: 'z⁽²⁾ among the value vectors', testid: 'temperature-plane',
+    summary: 'The value vectors v(j) as labelled points and z(2) under T, their weighted mean, as a diamond; spokes are as thick as each weight.',
+    x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });
+  const planeNote = h('p', { class: 'hint', hidden: true });
   const barEls = [], valueEls = [], wordEls = [];
+  let lastViewsKey = '';
   let userT = null;        // null: follow √d_k; set once the learner moves the slider
   let sqrtDk = Math.SQRT2, sqrtDkPos = 15;
 
@@ -35,13 +46,17 @@ function build(ctx) {
 
   body.append(
     para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),
+    h('p', { class: 'weights-line' }, tex('\\omega_2 = q^{(2)} \\cdot \\text{keys}^\\top = '), scoresText,
+      h('span', { class: 'hint', text: ' (token 2’s scores against every key, §3.4.1, with the book’s inputs and weights unless you changed them)' })),
     h('div', { class: 'slider' },
       h('label', { for: sliderId }, 'Temperature ', tex('T'), ': ', tText),
       sqrtLabel, slider, marks, markLabels,
       h('p', { id: helpId, class: 'hint', text: 'Log scale from 0.01 to 100. Arrow keys move in small steps, Page Up/Down in larger ones, Home/End to the ends. √d_k and T = 1 (unscaled) are marked.' })),
     h('div', { class: 'bars-wrap' }, bars),
     h('p', { class: 'weights-line' }, tex('\\alpha_2 = '), ' [', weightsText, ']'),
-    regime, printOut);
+    h('p', { class: 'weights-line' }, tex('z^{(2)} = \\alpha_2 \\cdot \\text{values} = '), contextText),
+    regime, printOut,
+    h('div', { class: 'temperature-views' }, plane.el, planeNote, heat.el));
   markLabels.append(
     h('span', { class: 'mark', style: `left:${pct(-200)}`, text: '0.01' }),
     h('span', { class: 'mark', style: `left:${pct(0)}`, text: '│ T=1 (unscaled)' }),
@@ -50,7 +65,26 @@ function build(ctx) {
   sqrtLabel.append(sqrtMark);
 
   // The learner's inputs changed: the same T (or √d_k for the new d_k), on the new scores.
-  function update() { apply(); }
+  function update() { apply(); keyboardScroll(body); }
+
+  // the drawings only when the engine's answer or the words changed (a no-op recompute touches no node)
+  function drawViews(D, words, dk, z2, values, w) {
+    const r = (name) => D.get(name);
+    const viewsKey = `${D.text}\u0000${words.join('\u0000')}`;
+    if (viewsKey === lastViewsKey) return;
+    lastViewsKey = viewsKey;
+    const weightsAll = r('temperature_weights');
+    heat.update({ values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words });
+    // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
+    const flat = dk !== 2;
+    plane.el.hidden = flat;
+    planeNote.hidden = !flat;
+    setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
+    if (!flat) {
+      plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
+        marker: { x: z2[0], y: z2[1], label: 'z⁽²⁾' }, weights: w });
+    }
+  }
 
   // One engine call for the current T, then text, attributes and transforms only.
   function apply() {
@@ -91,6 +125,12 @@ function build(ctx) {
       setText(wordEls[j], words[j]);
     }
     setText(weightsText, texts.join(' '));
+    setText(scoresText, `[${r('attn_scores_2').values.map(fixed4).join(', ')}]`);
+    const z2 = r('temperature_context_2').values, values = r('values');
+    setText(contextText, `[${z2.map(fixed4).join(', ')}]`);
+    const zTexts = z2.map(String).join(' ');   // the engine's shortest texts, for anyone who needs every digit
+    if (contextText.getAttribute('data-values') !== zTexts) contextText.setAttribute('data-values', zTexts);
+    drawViews(D, words, dk, z2, values, w);
     setText(tText, tLabel(T));
     const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
     if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);

@@ -1,0 +1,42 @@
+// Screenshots of the page's views for docs/screens/ (the README shows them): node scripts/screens.mjs
+// after ./scripts/build web. Chromium from Debian, as the browser tests use it.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { ROOT, launch, startServer, newPage, waitForLab } = require('../tests/browser/helpers.js');
+const OUT = path.join(ROOT, 'docs/screens');
+fs.mkdirSync(OUT, { recursive: true });
+
+// A section's element inside the shadow root, scrolled to the top of the screen.
+async function shootSection(page, id, file) {
+  await page.evaluate((sid) => document.querySelector('attention-lab').shadowRoot.getElementById(`al-${sid}`).scrollIntoView({ block: 'start' }), id);
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, file) });
+}
+
+const browser = await launch();
+const server = await startServer();
+try {
+  for (const [width, height, tag] of [[1280, 900, 'desktop-1280'], [390, 844, 'phone-390']]) {
+    const { page } = await newPage(browser.context);
+    await page.setViewportSize({ width, height });
+    await page.goto(server.url);
+    await waitForLab(page);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(OUT, `${tag}-first-screen.png`) });
+    // the stepper a few steps in: ω22 written out
+    const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
+    for (let i = 0; i < 5; i++) await next.click();
+    // each step brings its result into sight under the sticky caption
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `${tag}-stepper.png`) });
+    for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  await server.close();
+}
+console.log(`screenshots in ${path.relative(ROOT, OUT)}/`);

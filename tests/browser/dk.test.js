@@ -1,0 +1,48 @@
+// The √d_k experiment on the page: its first input sets d_k (2 to 1024), the prints and plots are the
+// engine's numbers (equal to PyTorch's in tests/fixtures/dk_cases.json), a d_k out of range is refused
+// with a sentence, and the conclusion follows the data.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, launch, startServer, newPage, waitForLab } = require('./helpers');
+
+const CASES = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/dk_cases.json'), 'utf8')).cases.filter((c) => c.seed === 123);
+const caseAt = (dk) => CASES.find((c) => c.d_k === dk);
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+test('the d_k control redraws the experiment with PyTorch\'s numbers; the conclusion follows the data', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=why-sqrt-dk`);
+  await waitForLab(page);
+  const experiment = page.locator('[data-testid=dk-experiment]');
+  const control = experiment.locator('input').first();
+  assert.equal(await control.getAttribute('min'), '2');
+  assert.equal(await control.getAttribute('max'), '1024');
+  const print = page.locator('[data-testid=dk-print]');
+  const expectPrint = (c) => [`tensor(${c.spread.toFixed(4)})`, c.weights_unscaled.print, c.weights_scaled.print].join('\n');
+  assert.equal(await print.textContent(), expectPrint(caseAt(64)));
+  await control.fill('256');
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=dk-print]').textContent.includes('tensor(16.'));
+  assert.equal(await print.textContent(), expectPrint(caseAt(256)));
+  assert.match(await page.locator('[data-testid=dk-readout]').textContent(), new RegExp(`std is ${caseAt(256).spread.toFixed(2)}`));
+  // the conclusion: the spread's growth and the saturation, from the sweep's own numbers
+  const first = caseAt(2), last = caseAt(1024);
+  const conclusion = await page.locator('[data-testid=dk-conclusion]').textContent();
+  assert.match(conclusion, new RegExp(`grew ${(last.spread / first.spread).toFixed(1)} times \\(√d_k grew 22\\.6 times\\)`));
+  assert.match(conclusion, new RegExp(last.max_unscaled.toFixed(4)));
+  assert.match(conclusion, new RegExp(Math.max(...CASES.filter((c) => c.d_k >= 2 && (c.d_k & (c.d_k - 1)) === 0).map((c) => c.max_scaled)).toFixed(4)));
+  // two plots, each with the sweep's 10 points and the learner's d_k
+  assert.equal(await experiment.locator('[data-testid=dk-spread] svg').count(), 1);
+  assert.equal(await experiment.locator('[data-testid=dk-saturation] svg').count(), 1);
+  // out of range: refused with a sentence, the plots keep the last good d_k
+  await control.fill('4096');
+  assert.equal(await control.getAttribute('aria-invalid'), 'true');
+  assert.match(await experiment.textContent(), /d_k must be a whole number from 2 to 1024; the plots keep d_k = 256/);
+  assert.equal(await print.textContent(), expectPrint(caseAt(256)));
+  assert.deepEqual(problems, []);
+});

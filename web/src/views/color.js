@@ -1,0 +1,57 @@
+// Colour scales for drawn tensors: viridis (perceptually uniform, colour-blind safe) for weights in
+// [0, 1] and a blue-white-red diverging scale centred on 0 for signed values. Colour is never the only
+// cue: every cell also carries its value as text, title and accessible name.
+
+// viridis at 0, 0.1, ..., 1 (matplotlib's LUT at those points); interpolated linearly in between.
+const VIRIDIS = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725'];
+// ColorBrewer RdBu, from −1 (dark blue) through 0 (near white) to +1 (dark red).
+const BLUE_WHITE_RED = ['#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b', '#67001f'];
+
+const rgbOf = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+const VIRIDIS_RGB = VIRIDIS.map(rgbOf);
+const DIVERGING_RGB = BLUE_WHITE_RED.map(rgbOf);
+
+function interpolate(stops, t) {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (stops.length - 1);
+  const i = Math.min(stops.length - 2, Math.floor(x));
+  const f = x - i;
+  return stops[i].map((c, k) => Math.round(c + (stops[i + 1][k] - c) * f));
+}
+
+// Low values light, high values dark: more ink means more weight on a light page.
+export function sequentialRgb(t) { return interpolate(VIRIDIS_RGB, 1 - t); }
+// t in [−1, 1], 0 is white.
+export function divergingRgb(t) { return interpolate(DIVERGING_RGB, (t + 1) / 2); }
+
+export const cssRgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
+
+// WCAG relative luminance of an sRGB colour.
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((c) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+const INK = '#000000', PAPER = '#ffffff';   // pure black: #111 falls under 4.5:1 on mid blues
+const INK_L = luminance(rgbOf(INK));
+// The text colour with the higher contrast on this background: always 4.58:1 or more (WCAG AA).
+export function textOn(rgb) {
+  const l = luminance(rgb);
+  return (l + 0.05) / (INK_L + 0.05) >= 1.05 / (l + 0.05) ? INK : PAPER;
+}
+
+// A scale for a set of values: {kind, domain, rgb(v), stops(n)}.
+//   kind 'sequential': domain [lo, hi] (default [0, 1]); 'diverging': domain [−m, m] centred on 0;
+//   'auto': sequential [0, 1] when every value is in [0, 1], diverging when any is negative,
+//   otherwise sequential [0, max].
+export function scaleFor(values, { kind = 'auto', domain } = {}) {
+  let lo = Infinity, hi = -Infinity;
+  for (const v of values) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
+  if (lo === Infinity) { lo = 0; hi = 1; }
+  if (kind === 'auto') kind = lo < 0 ? 'diverging' : 'sequential';
+  if (kind === 'diverging') {
+    const m = domain ? Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : Math.max(Math.abs(lo), Math.abs(hi)) || 1;
+    return { kind, domain: [-m, m], rgb: (v) => divergingRgb(v / m), at: (t) => divergingRgb(2 * t - 1) };
+  }
+  const [d0, d1] = domain || [0, hi <= 1 ? 1 : hi];
+  const span = d1 - d0 || 1;
+  return { kind, domain: [d0, d1], rgb: (v) => sequentialRgb((v - d0) / span), at: (t) => sequentialRgb(t) };
+}

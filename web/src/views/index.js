@@ -1,0 +1,8 @@
+// The drawing views, in one import: matrixView, stepper, linePlot, pointPlot, and their CSS as text
+// (VIEWS_CSS, to adopt in a shadow root after the element's own; bundled with esbuild's text loader).
+export { matrixView } from './matrix-view.js';
+export { stepper } from './stepper.js';
+export { linePlot, pointPlot, niceTicks, logTicks } from './plot.js';
+export { shortestFloat32, fixed } from './format.js';
+export { scaleFor, sequentialRgb, divergingRgb, textOn } from './color.js';
+export { default as VIEWS_CSS } from './views.css';

@@ -1,0 +1,307 @@
+// One drawn tensor: coloured cells with their values, row and column labels and a shape badge; the
+// full value on hover and focus. Every cell carries data-row, data-col (from 0) and data-value (the
+// engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
+// It draws what it is given: no engine calls, no number it did not receive.
+import { el, setAttr, setText, uid } from './dom.js';
+import { scaleFor, cssRgb, textOn } from './color.js';
+import { shortestFloat32, fixed } from './format.js';
+
+const CELL_MAX_EM = 4.4;           // cells never grow wider than this (views.css): a 2-column matrix stays compact
+const MONO_CHAR_EM = 0.62;         // width of one monospace digit, in ems of the cell's font
+
+// Text that fits in `em` ems: the label itself, or its first characters and an ellipsis.
+function abbreviate(label, em) {
+  const chars = Math.max(2, Math.floor(em / 0.58));
+  return label.length <= chars ? label : `${label.slice(0, chars - 1)}…`;
+}
+
+// (rows, cols) of a 1-D or 2-D shape: a vector is drawn as one row.
+function gridShape(shape) {
+  if (shape.length === 1) return [1, shape[0]];
+  if (shape.length === 2) return shape;
+  throw new Error(`a matrix view draws 1-D or 2-D tensors; this one has shape [${shape.join(', ')}]: draw one slice at a time`);
+}
+
+const cellEvent = (type, detail) => new CustomEvent(type, { bubbles: true, detail });
+
+// matrixView(data, options) -> {el, update(data), highlight(spec), clearHighlight(), cell(r, c), focusCell(r, c)}
+//   data:    {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
+//            masked, rowLabels?, colLabels?, print?: PyTorch's print, shown under the drawing}
+//   options: {name (accessible name, e.g. "W_q"), title? (a node or text for the heading, e.g. KaTeX),
+//            testid?, decimals = 4, scale = 'auto'|'sequential'|'diverging', domain?, rowName = 'row',
+//            colName = 'column', legend = true}
+// Events on el (they bubble): 'cellhover' and 'cellfocus' with {row, col, value, text, name};
+// 'cellleave' with {name} when neither pointer nor focus is on a cell any more.
+export function matrixView(data, options = {}) {
+  const { name = 'matrix', decimals = 4, rowName = 'row', colName = 'column', legend = true } = options;
+  const root = el('figure', { class: 'mv', 'data-matrix': name, 'data-testid': options.testid });
+  const shapeBadge = el('span', { class: 'mv-shape' });
+  const head = el('figcaption', { class: 'mv-head' },
+    el('span', { class: 'mv-name' }, options.title ?? name), shapeBadge);
+  const tipId = uid('tip');
+  const tip = el('div', { class: 'mv-tip', id: tipId, role: 'tooltip', hidden: true });
+  const tipText = document.createTextNode('');
+  tip.append(tipText);
+  const table = el('table', { class: 'mv-grid', role: 'grid' });
+  const body = el('div', { class: 'mv-body' }, table, tip);
+  const legendEl = el('div', { class: 'mv-legend', 'aria-hidden': 'true' });
+  // PyTorch's print may scroll sideways: a Tab stop (and a region name) so the keyboard can scroll it
+  const printEl = el('pre', { class: 'out mv-print', hidden: true, tabindex: '0', role: 'region', 'aria-label': `${name}, as PyTorch prints it` });
+  root.append(head, body, legend ? legendEl : null, printEl);
+
+  let rows = 0, cols = 0;
+  let cells = [];          // cells[r][c] = {td, text (Text node), value, label}
+  let rowHeads = [], colHeads = [];
+  let rowLabels = [], colLabels = [];
+  let active = { row: 0, col: 0 };   // the cell in the Tab order (roving tabindex)
+  let hovered = null, focused = null;
+  let labelEm = 3;
+  let lastWidth = 0;
+  let lastFitKey = '';
+  let cornerText = null;
+
+  function build(r, c) {
+    rows = r; cols = c;
+    // the corner names both axes for screen readers ("token \ dimension"); on screen it stays empty
+    cornerText = document.createTextNode('');
+    const headRow = el('tr', { role: 'row' }, el('th', { scope: 'col', role: 'columnheader', class: 'mv-corner' }, el('span', { class: 'vh' }, cornerText)));
+    colHeads = Array.from({ length: cols }, (_, j) => {
+      const th = el('th', { scope: 'col', role: 'columnheader', class: 'mv-col', 'data-col': j });
+      headRow.append(th);
+      return th;
+    });
+    rowHeads = [];
+    cells = [];
+    const tbody = el('tbody');
+    for (let i = 0; i < rows; i++) {
+      const tr = el('tr', { role: 'row' });
+      const th = el('th', { scope: 'row', role: 'rowheader', class: 'mv-row', 'data-row': i });
+      rowHeads.push(th);
+      tr.append(th);
+      const line = [];
+      for (let j = 0; j < cols; j++) {
+        const text = document.createTextNode('');
+        const td = el('td', { role: 'gridcell', class: 'mv-cell', 'data-row': i, 'data-col': j, tabindex: '-1' }, el('span', { class: 'mv-v', 'aria-hidden': 'true' }, text));
+        tr.append(td);
+        line.push({ td, text, value: NaN, valueText: '', masked: false, bg: '' });
+      }
+      cells.push(line);
+      tbody.append(tr);
+    }
+    table.replaceChildren(el('thead', null, headRow), tbody);
+    active = { row: Math.min(active.row, rows - 1), col: Math.min(active.col, cols - 1) };
+    cells[active.row][active.col].td.tabIndex = 0;
+    lastWidth = 0;
+  }
+
+  function labelFor(list, i, fallback) { return list && list[i] != null ? String(list[i]) : fallback(i); }
+
+  function update(next) {
+    const [r, c] = gridShape(next.shape);
+    const values = next.values;
+    if (values.length !== r * c) throw new Error(`${name} has ${values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
+    let refocus = null;
+    if (r !== rows || c !== cols) {
+      if (focused) refocus = { row: Math.min(focused.row, r - 1), col: Math.min(focused.col, c - 1) };
+      build(r, c);
+    }
+    rowLabels = Array.from({ length: rows }, (_, i) => labelFor(next.rowLabels, i, (k) => String(k + 1)));
+    colLabels = Array.from({ length: cols }, (_, j) => labelFor(next.colLabels, j, (k) => String(k + 1)));
+    setText(shapeBadge, next.shape.join('×'));
+    setText(cornerText, `${rowName} \\ ${colName}`);
+    setAttr(table, 'aria-label', `${name}, ${next.shape.join(' by ')}${next.shape.length === 1 ? ' values' : ''}`);
+
+    // labels: as wide as the longest (at most 7 ems), abbreviated when the view is narrow (layout())
+    labelEm = Math.min(7, Math.max(1.6, Math.max(...rowLabels.map((s) => s.length)) * 0.5 + 0.8));   // 0.8rem text
+    for (let i = 0; i < rows; i++) setAttr(rowHeads[i], 'title', rowLabels[i]);
+    for (let j = 0; j < cols; j++) setAttr(colHeads[j], 'title', colLabels[j]);
+
+    const scale = scaleFor(Array.from(values), { kind: options.scale, domain: options.domain });
+    const masks = next.mask;
+    let widest = 1;
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        const k = i * cols + j;
+        const cell = cells[i][j];
+        const masked = Boolean(masks && masks[k]);
+        const v = masked ? 0 : Number(values[k]);
+        const valueText = masked ? '0' : (next.texts && next.texts[k] != null ? String(next.texts[k]) : shortestFloat32(v));
+        const shown = masked ? '' : fixed(v, decimals);
+        widest = Math.max(widest, shown.length);
+        cell.value = v; cell.valueText = valueText; cell.masked = masked;
+        setText(cell.text, shown);
+        setAttr(cell.td, 'data-value', valueText);
+        // the name starts with the text shown in the cell (WCAG 2.5.3, label in name), then says where it is
+        setAttr(cell.td, 'aria-label', `${shown ? `${shown}, ` : ''}${name} ${rowName} ${rowLabels[i]}, ${colName} ${colLabels[j]}: ${masked ? 'masked, 0' : valueText}`);
+        cell.td.classList.toggle('mv-masked', masked);
+        const rgb = masked ? null : scale.rgb(v);
+        const bg = rgb ? cssRgb(rgb) : '';
+        if (bg !== cell.bg) {
+          cell.bg = bg;
+          cell.td.style.background = bg;
+          cell.td.style.color = rgb ? textOn(rgb) : '';
+        }
+      }
+    }
+    root.style.setProperty('--mv-cols', String(cols));
+    root.style.setProperty('--mv-label', `${labelEm}em`);
+    root.style.setProperty('--mv-chars', String(widest));
+    drawLegend(scale);
+    if (next.print != null) { setText(printEl, next.print); printEl.hidden = false; } else printEl.hidden = true;
+    // re-fit only when what decides the fit changed: an edit of values alone reads no layout
+    const fitKey = `${rows}×${cols}|${widest}|${rowLabels.join('\u0000')}|${colLabels.join('\u0000')}`;
+    if (fitKey !== lastFitKey) { lastFitKey = fitKey; layout(true); }
+    if (hovered || focused) showTip(focused || hovered);
+    if (refocus) focusCell(refocus.row, refocus.col);
+  }
+
+  // Fits the width it has: cells shrink, then their text gets smaller, then only the colour and the
+  // tooltip remain; labels abbreviate. Run on resize (ResizeObserver) and after an update.
+  function layout(force) {
+    const width = root.clientWidth;
+    if (!width || (!force && width === lastWidth)) return;
+    lastWidth = width;
+    const fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;
+    const chars = Number(root.style.getPropertyValue('--mv-chars')) || 6;
+    const labelPx = Math.min(labelEm * fontPx, width * 0.3);
+    const cellPx = (width - labelPx) / cols;
+    const need = (px) => chars * MONO_CHAR_EM * px + 6;
+    const fit = cellPx >= need(12.5) ? 'normal' : cellPx >= need(10.5) ? 'small' : cellPx >= need(9) ? 'tiny' : 'none';
+    setAttr(root, 'data-fit', fit);
+    const labelRoom = labelPx / fontPx - 0.5;
+    for (let i = 0; i < rows; i++) setText(rowHeads[i], abbreviate(rowLabels[i], labelRoom / 0.85));
+    // column labels: abbreviated to the cell; when even short labels (d1..d16) do not fit, every
+    // stride-th one (the others keep their full label in title and in each cell's accessible name)
+    const cellRoomPx = Math.min(cellPx, CELL_MAX_EM * fontPx);
+    const longest = Math.max(...colLabels.map((s) => Math.min(s.length, 4)));   // longer ones abbreviate
+    const stride = Math.max(1, Math.ceil((longest * 0.5 * 0.8 * fontPx + 4) / cellRoomPx));
+    const colRoom = (cellRoomPx * stride) / fontPx - 0.3;
+    if (stride > 1) setAttr(root, 'data-label-stride', stride);
+    else root.removeAttribute('data-label-stride');
+    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / 0.85) : '');
+  }
+
+  function drawLegend(scale) {
+    if (!legend) return;
+    const [lo, hi] = scale.domain;
+    const stops = Array.from({ length: 11 }, (_, i) => `${cssRgb(scale.at(i / 10))} ${i * 10}%`).join(', ');
+    const label = (v) => fixed(v, Math.abs(hi - lo) >= 10 ? 0 : Math.abs(hi - lo) >= 2 ? 1 : 2);
+    const parts = scale.kind === 'diverging' ? [label(lo), '0', label(hi)] : [label(lo), label(hi)];
+    if (legendEl.dataset.key === stops + parts.join()) return;
+    legendEl.dataset.key = stops + parts.join();
+    legendEl.replaceChildren(
+      el('span', { class: 'mv-ramp', style: `background: linear-gradient(to right, ${stops})` }),
+      el('span', { class: 'mv-ticks' }, parts.map((p) => el('span', { text: p }))));
+  }
+
+  // --- tooltip, focus and pointer ---
+  function showTip({ row, col }) {
+    const cell = cells[row] && cells[row][col];
+    if (!cell) return;
+    setText(tipText, `${name}[${rowLabels[row]}, ${colLabels[col]}] = ${cell.masked ? '0 (masked)' : cell.valueText}`);
+    tip.hidden = false;
+    // centred over the cell, kept inside the view
+    const bodyWidth = body.clientWidth;
+    const x = cell.td.offsetLeft + cell.td.offsetWidth / 2;
+    const w = tip.offsetWidth;
+    tip.style.left = `${Math.max(0, Math.min(bodyWidth - w, x - w / 2))}px`;
+    tip.style.top = `${cell.td.offsetTop - tip.offsetHeight - 4}px`;
+  }
+  function hideTipUnlessHeld() {
+    if (focused) showTip(focused);
+    else if (hovered) showTip(hovered);
+    else { tip.hidden = true; root.dispatchEvent(cellEvent('cellleave', { name })); }
+  }
+  const detailOf = ({ row, col }) => ({ row, col, value: cells[row][col].value, text: cells[row][col].valueText, name });
+  const cellOf = (target) => {
+    const td = target && target.closest && target.closest('td.mv-cell');
+    return td && table.contains(td) ? { row: Number(td.dataset.row), col: Number(td.dataset.col) } : null;
+  };
+
+  function setActive(row, col) {
+    cells[active.row][active.col].td.tabIndex = -1;
+    active = { row, col };
+    cells[row][col].td.tabIndex = 0;
+  }
+  function focusCell(row, col) {
+    if (!cells[row] || !cells[row][col]) return;
+    setActive(row, col);
+    cells[row][col].td.focus();
+  }
+
+  table.addEventListener('focusin', (e) => {
+    const at = cellOf(e.target);
+    if (!at) return;
+    setActive(at.row, at.col);
+    focused = at;
+    showTip(at);
+    root.dispatchEvent(cellEvent('cellfocus', detailOf(at)));
+  });
+  table.addEventListener('focusout', (e) => {
+    if (cellOf(e.relatedTarget)) return;   // moving to another cell: its focusin follows
+    focused = null;
+    hideTipUnlessHeld();
+  });
+  table.addEventListener('pointerover', (e) => {
+    const at = cellOf(e.target);
+    if (!at || (hovered && hovered.row === at.row && hovered.col === at.col)) return;
+    hovered = at;
+    showTip(at);
+    root.dispatchEvent(cellEvent('cellhover', detailOf(at)));
+  });
+  table.addEventListener('pointerleave', () => { hovered = null; hideTipUnlessHeld(); });
+  table.addEventListener('keydown', (e) => {
+    const at = cellOf(e.target);
+    if (!at || e.altKey || e.metaKey) return;
+    const moves = {
+      ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0],
+      Home: e.ctrlKey ? [-rows, -cols] : [0, -cols], End: e.ctrlKey ? [rows, cols] : [0, cols],
+    };
+    const move = moves[e.key];
+    if (!move) return;
+    e.preventDefault();   // handled: a stepper around this view leaves the key alone
+    focusCell(Math.max(0, Math.min(rows - 1, at.row + move[0])), Math.max(0, Math.min(cols - 1, at.col + move[1])));
+  });
+
+  // --- highlight: an outline (not colour alone) on rows, columns and single cells ---
+  let marked = [];
+  function clearHighlight() {
+    for (const node of marked) node.removeAttribute('data-hl');
+    marked = [];
+    root.removeAttribute('data-highlighted');
+  }
+  // spec: {rows?: [i...], cols?: [j...], cells?: [[i, j]...]}; null clears. Replaces the previous one.
+  function highlight(spec) {
+    clearHighlight();
+    if (!spec) return;
+    const mark = (node, kind) => {
+      if (!node) return;
+      if (node.getAttribute('data-hl') !== 'cell') node.setAttribute('data-hl', kind);
+      marked.push(node);
+    };
+    for (const i of spec.rows || []) {
+      if (!cells[i]) continue;
+      mark(rowHeads[i], 'line');
+      for (const cell of cells[i]) mark(cell.td, 'line');
+    }
+    for (const j of spec.cols || []) {
+      if (!colHeads[j]) continue;
+      mark(colHeads[j], 'line');
+      for (const line of cells) mark(line[j].td, 'line');
+    }
+    for (const [i, j] of spec.cells || []) if (cells[i] && cells[i][j]) mark(cells[i][j].td, 'cell');
+    if (marked.length) root.setAttribute('data-highlighted', '');
+  }
+
+  if (typeof ResizeObserver !== 'undefined') new ResizeObserver(() => layout(false)).observe(root);
+  update(data);
+  return {
+    el: root,
+    update,
+    highlight,
+    clearHighlight,
+    cell: (row, col) => (cells[row] && cells[row][col] ? cells[row][col].td : null),
+    focusCell,
+    get shape() { return [rows, cols]; },
+  };
+}
