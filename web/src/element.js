@@ -2,8 +2,9 @@
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
+import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
-import { BASE_URL } from './base-url.js';
+import { BASE_URL, SCRIPT_BASE, folderURL, setBase } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, BOOK_D_OUT } from './model.js';
@@ -40,7 +41,7 @@ function addKatexFonts() {
 }
 
 class AttentionLabElement extends HTMLElement {
-  static get observedAttributes() { return ['section', 'engine']; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base']; }
 
   constructor() {
     super();
@@ -51,9 +52,33 @@ class AttentionLabElement extends HTMLElement {
     this.updateComplete = Promise.resolve();
   }
 
-  connectedCallback() { addKatexFonts(); loadKatex(); this.render(); }
-  disconnectedCallback() { this.generation++; }
-  attributeChangedCallback() { if (this.isConnected) this.render(); }
+  // The first render waits one microtask, so a script that imports the element and then calls
+  // AttentionLab.configure({base}) is heard before anything loads.
+  connectedCallback() {
+    connected.add(this);
+    queueMicrotask(() => {
+      if (!this.isConnected || this.started) return;
+      this.started = true;
+      try { this.useEngineBase(); } catch { /* render() shows the message */ }
+      addKatexFonts(); loadKatex(); this.render();
+    });
+  }
+  disconnectedCallback() { connected.delete(this); this.started = false; this.generation++; }
+  // Attributes parsed with the element come before connectedCallback: its first render reads them.
+  attributeChangedCallback() { if (this.started && this.isConnected) this.render(); }
+
+  // The engine-base attribute: this element's files come from there (and KaTeX and the worker, which
+  // are per page, too). Throws the sentence for a bad value.
+  useEngineBase() {
+    const attr = this.getAttribute('engine-base');
+    if (attr === null || attr.trim() === '') return configuredBase || BASE_URL;
+    let base;
+    try { base = folderURL(attr); } catch (e) {
+      throw new Error(`attention-lab: engine-base="${attr.slice(0, 80)}" is not a folder URL (${e.message}). Give the URL of the folder that holds engine/loader.js, e.g. engine-base="/static/attention-lab/".`);
+    }
+    if (!configuredBase) setBase(base);
+    return base;
+  }
 
   // A visible sentence instead of the content (bad attribute, engine that would not load).
   showMessage(text) {
@@ -72,10 +97,12 @@ class AttentionLabElement extends HTMLElement {
       this.showMessage(`attention-lab: engine="${kind.slice(0, 40)}" is not an engine. Use auto, simd or scalar.`);
       return;
     }
+    let base;
+    try { base = this.useEngineBase(); } catch (e) { this.showMessage(e.message); return; }
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' })));
     let loaded;
     try {
-      loaded = await loadEngine(kind);
+      loaded = await loadEngine(kind, base);
     } catch (e) {
       if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}`);
       return;
@@ -155,4 +182,21 @@ class AttentionLabElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('attention-lab')) customElements.define('attention-lab', AttentionLabElement);
+// AttentionLab.configure({base}): the folder of attention-lab's files (engine/, katex-lib.js, katex/)
+// for every element on the page, for when a bundler moved attention-lab.js away from them. Elements
+// already shown reload from there (an engine-base attribute still wins for its element).
+const connected = new Set();
+let configuredBase = null;
+function configure(options = {}) {
+  if (options.base !== undefined) {
+    configuredBase = options.base === null ? null : folderURL(options.base);
+    setBase(configuredBase || SCRIPT_BASE);
+    for (const el of connected) if (el.started && !el.hasAttribute('engine-base')) el.render();
+  }
+  return { base: configuredBase || BASE_URL };
+}
+
+if (!customElements.get('attention-lab')) {
+  customElements.define('attention-lab', AttentionLabElement);
+  self.AttentionLab = Object.freeze({ configure, version: VERSION });
+}
