@@ -7,11 +7,14 @@ import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { BASE_URL, SCRIPT_BASE, folderURL, setBase } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
-import { bookState, inputRows, BOOK_D_OUT } from './model.js';
+import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './model.js';
 import { nextTask, nextFrame } from './tasks.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
+
+// The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
+const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
 
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
 
@@ -41,7 +44,7 @@ function addKatexFonts() {
 }
 
 class AttentionLabElement extends HTMLElement {
-  static get observedAttributes() { return ['section', 'engine', 'engine-base']; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -98,7 +101,11 @@ class AttentionLabElement extends HTMLElement {
       return;
     }
     let base;
-    try { base = this.useEngineBase(); } catch (e) { this.showMessage(e.message); return; }
+    try {
+      base = this.useEngineBase();
+      // The example's attributes checked before anything loads (the book's inputs come from the engine).
+      this.example(bookState({ values: [] }));
+    } catch (e) { this.showMessage(e.message); return; }
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' })));
     let loaded;
     try {
@@ -113,15 +120,22 @@ class AttentionLabElement extends HTMLElement {
     this.build(section, loaded.engine, loaded.kind, generation);
   }
 
+  // The starting state: the book's, with the author's attributes applied.
+  example(book) {
+    return stateFromAttributes((name) => this.getAttribute(name), book);
+  }
+
   build(section, engine, kind, generation) {
     // The book's inputs, as the engine holds them (each with its shortest float text).
     const book = bookState(sectionData(engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
+    let start;
+    try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
     const ctx = {
-      engine, book, state: { ...book, words: book.words.slice(), inputs: book.inputs.slice() }, open: section === 'all',
+      engine, book, start, state: { ...start, words: start.words.slice(), inputs: start.inputs.slice() }, open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs.
       data: (id, extra = {}) => sectionData(engine, {

@@ -26,7 +26,7 @@ function build(ctx) {
     const k2 = keys.values.slice(dk, 2 * dk);
     const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
     const dot = q2.values.map((q, j) => `${fixed4(q)}\\cdot ${fixed4(k2[j])}`).join(' + ');
-    const dOutText = st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
+    const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
     show(body,
       para('The simplified mechanism had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
       tex('q^{(i)} = x^{(i)} W_q \\qquad k^{(i)} = x^{(i)} W_k \\qquad v^{(i)} = x^{(i)} W_v', true),

@@ -22,7 +22,7 @@ function build(ctx) {
   const markLabels = h('div', { class: 'mark-labels', 'aria-hidden': 'true' });
   const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
   const barEls = [], valueEls = [], wordEls = [];
-  let userT = null;        // null: follow √d_k; set once the learner moves the slider
+  let userT = ctx.state.temperature ?? null;   // null: follow √d_k; set by the slider (or the temperature attribute)
   let sqrtDk = Math.SQRT2, sqrtDkPos = 15;
 
   const posOf = (T) => Math.round(Math.log10(T) * T_STEPS_PER_DECADE);
