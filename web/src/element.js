@@ -16,6 +16,9 @@ import { ladder } from './ladder.js';
 // The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
 
+const THEMES = new Set(['auto', 'light', 'dark']);
+const themeOf = (value) => (value === null ? 'auto' : value.trim());
+
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
 
 let sharedSheet = null;
@@ -44,7 +47,7 @@ function addKatexFonts() {
 }
 
 class AttentionLabElement extends HTMLElement {
-  static get observedAttributes() { return ['section', 'engine', 'engine-base', ...EXAMPLE_ATTRIBUTES]; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -68,7 +71,11 @@ class AttentionLabElement extends HTMLElement {
   }
   disconnectedCallback() { connected.delete(this); this.started = false; this.generation++; }
   // Attributes parsed with the element come before connectedCallback: its first render reads them.
-  attributeChangedCallback() { if (this.started && this.isConnected) this.render(); }
+  // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
+  attributeChangedCallback(name, old, value) {
+    if (name === 'theme' && THEMES.has(themeOf(old)) && THEMES.has(themeOf(value))) return;
+    if (this.started && this.isConnected) this.render();
+  }
 
   // The engine-base attribute: this element's files come from there (and KaTeX and the worker, which
   // are per page, too). Throws the sentence for a bad value.
@@ -94,6 +101,10 @@ class AttentionLabElement extends HTMLElement {
     const kind = (this.getAttribute('engine') || 'auto').trim();
     if (section !== 'all' && !sectionById(section)) {
       this.showMessage(`attention-lab: section="${section.slice(0, 40)}" is not a section. Use one of: all, ${SECTIONS.map((s) => s.id).join(', ')}.`);
+      return;
+    }
+    if (!THEMES.has(themeOf(this.getAttribute('theme')))) {
+      this.showMessage(`attention-lab: theme="${this.getAttribute('theme').slice(0, 40)}" is not a theme. Use light, dark or auto (auto, the default, follows the reader's system setting).`);
       return;
     }
     if (!ENGINES.has(kind)) {
