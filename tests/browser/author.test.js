@@ -94,3 +94,53 @@ test('embed.html takes the attributes as URL parameters, and temperature starts 
   assert.match(await page.locator('attention-lab .tvalue').textContent(), /^10\.0/);
   assert.deepEqual(problems, []);
 });
+
+test('author.html: live preview, and both snippets work pasted into another site\'s page', async () => {
+  const c = CASES[0];
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}author.html`);
+  await page.locator('#snippet-element').waitFor();
+  await page.selectOption('#section', 'classes');
+  await page.fill('#words', JSON.stringify(c.words));
+  await page.fill('#inputs', JSON.stringify(c.inputs));
+  await page.fill('#seed', String(c.seed));
+  await page.fill('#d-out', String(c.d_out));
+  await page.fill('#base', server.url);
+  await page.waitForFunction((want) => document.querySelector('#preview attention-lab').getAttribute('d-out') === want, String(c.d_out));
+  await waitForLab(page);
+  assert.equal((await shownCells(page))['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2'], 'the preview shows the example');
+  const elementSnippet = await page.inputValue('#snippet-element');
+  const iframeSnippet = await page.inputValue('#snippet-iframe');
+  const { integrity, version } = JSON.parse(fs.readFileSync(path.join(require('./helpers').WEB, 'author.json'), 'utf8'));
+  assert.equal(version, JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+  assert.ok(elementSnippet.includes(`integrity="${integrity}"`), 'the script is pinned by its SRI hash');
+  assert.deepEqual(problems, []);
+
+  // Pasted into pages of another origin ("localhost", not 127.0.0.1).
+  const hostDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'attn-author-'));
+  fs.writeFileSync(path.join(hostDir, 'element.html'), `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">\n${elementSnippet}\n`);
+  fs.writeFileSync(path.join(hostDir, 'iframe.html'), `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">\n${iframeSnippet}\n`);
+  const host = await startServer(hostDir);
+  try {
+    const hostUrl = host.url.replace('127.0.0.1', 'localhost');
+    const p1 = await newPage(browser.context);
+    await p1.page.goto(`${hostUrl}element.html`);
+    await waitForLab(p1.page);
+    const shown = await shownCells(p1.page);
+    assert.equal(shown['3.4.2/sa_v1'], c.cells['3.4.2/sa_v1']);
+    assert.equal(shown['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2']);
+    assert.deepEqual(p1.problems, []);
+
+    const p2 = await newPage(browser.context);
+    await p2.page.goto(`${hostUrl}iframe.html`);
+    const frame = p2.page.frameLocator('iframe');
+    await frame.locator('[data-cell="3.4.2/sa_v2"]').waitFor({ timeout: 30000 });
+    assert.equal(await frame.locator('[data-cell="3.4.2/sa_v2"]').textContent(), c.cells['3.4.2/sa_v2']);
+    // the listener fits the frame to the height embed.html posts
+    await p2.page.waitForFunction(() => document.querySelector('iframe').style.height !== '900px');
+    assert.deepEqual(p2.problems, []);
+  } finally {
+    await host.close();
+    fs.rmSync(hostDir, { recursive: true, force: true });
+  }
+});
