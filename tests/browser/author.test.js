@@ -63,7 +63,7 @@ test('attribute changes apply live; removing them brings the book back', async (
 test('a bad value: a sentence naming the attribute and what to change, nothing else rendered', async () => {
   const bad = [
     ['inputs="[[1, 2], [3]]"', /inputs=.*row 2.*give every row 2/],
-    ['inputs="[[1, 2]]"', /inputs=.*has 1 rows.*2 to 16 rows/],
+    ['inputs="[[1, 2]]"', /inputs=.*has 1 row\..*2 to 16 rows/],
     ['inputs="not json"', /inputs=.*not a JSON array/],
     ['words="a b c"', /words="a b c" has 3 words but the inputs have 6 rows/],
     ['seed="-1"', /seed="-1" is not a seed/],

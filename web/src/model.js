@@ -28,6 +28,7 @@ export function inputRows(state) {
 export function stateFromAttributes(get, book) {
   const state = { ...book, words: book.words.slice(), inputs: book.inputs.slice() };
   state.custom = ['words', 'inputs', 'seed', 'd-out', 'temperature'].some((name) => get(name) !== null);
+  const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
   const bad = (name, value, what) => new Error(`attention-lab: ${name}="${String(value).slice(0, 60)}" ${what}`);
   const inputsText = get('inputs');
   if (inputsText !== null) {
@@ -36,11 +37,11 @@ export function stateFromAttributes(get, book) {
     const { tokensMin: tMin, tokensMax: tMax, dInMax } = LIMITS;
     const shapeRule = `Write a JSON array of ${tMin} to ${tMax} rows, each of the same 1 to ${dInMax} numbers, e.g. inputs="[[0.43, 0.15, 0.89], [0.55, 0.87, 0.66]]".`;
     if (!Array.isArray(rows) || !rows.every(Array.isArray)) throw bad('inputs', inputsText, `is not a JSON array of rows. ${shapeRule}`);
-    if (rows.length < tMin || rows.length > tMax) throw bad('inputs', inputsText, `has ${rows.length} rows. ${shapeRule}`);
+    if (rows.length < tMin || rows.length > tMax) throw bad('inputs', inputsText, `has ${count(rows.length, 'row')}. ${shapeRule}`);
     const d_in = rows[0].length;
-    if (d_in < 1 || d_in > dInMax) throw bad('inputs', inputsText, `has rows of ${d_in} numbers. ${shapeRule}`);
+    if (d_in < 1 || d_in > dInMax) throw bad('inputs', inputsText, `has rows of ${count(d_in, 'number')}. ${shapeRule}`);
     rows.forEach((row, i) => {
-      if (row.length !== d_in) throw bad('inputs', inputsText, `has ${row.length} numbers in row ${i + 1} but ${d_in} in row 1; give every row ${d_in}.`);
+      if (row.length !== d_in) throw bad('inputs', inputsText, `has ${count(row.length, 'number')} in row ${i + 1} but ${d_in} in row 1; give every row ${d_in}.`);
       row.forEach((v, j) => {
         if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > LIMITS.value) throw bad('inputs', inputsText, `has ${JSON.stringify(v)} in row ${i + 1}, column ${j + 1}; every value must be a number from -${LIMITS.value} to ${LIMITS.value}.`);
       });
@@ -59,7 +60,7 @@ export function stateFromAttributes(get, book) {
     } else {
       words = wordsText.trim().split(/\s+/).filter(Boolean);
     }
-    if (words.length !== state.tokens) throw bad('words', wordsText, `has ${words.length} words but the inputs have ${state.tokens} rows; give one word per row of inputs.`);
+    if (words.length !== state.tokens) throw bad('words', wordsText, `has ${count(words.length, 'word')} but the inputs have ${state.tokens} rows; give one word per row of inputs.`);
     words.forEach((w, i) => {
       const r = parseWord(w);
       if (r.error) throw bad('words', wordsText, `word ${i + 1}: ${r.error}`);
