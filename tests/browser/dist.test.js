@@ -44,7 +44,7 @@ test('the zip holds the static folder with README, LICENSE and CHANGELOG.md, and
     await page.goto(server.url);
     await waitForLab(page);
     const shown = await shownCells(page);
-    for (const id of ['3.3.1/inputs', '3.4.1/attn_weights_2', '3.4.2/sa_v2', '3.6.2/context_vecs']) {
+    for (const id of ['3.4.1/attn_weights_2', '3.4.2/sa_v1', '3.4.2/sa_v2', '3.5.3/context_vecs']) {
       assert.equal(shown[id], cellLine(id), `${id} as the book prints it`);
     }
     assert.equal(await page.evaluate(() => window.AttentionLab.version), VERSION);
