@@ -146,3 +146,14 @@ test('author.html: live preview, and both snippets work pasted into another site
     fs.rmSync(hostDir, { recursive: true, force: true });
   }
 });
+
+test('the temperature section draws one bar per token of the author\'s inputs, in one row', async () => {
+  const c = CASES[1];   // 8 tokens
+  const { page, problems } = await pageWith(`<attention-lab section="temperature" ${attrs(c)} temperature="2"></attention-lab>`);
+  const tops = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.bar-col')].map((b) => b.offsetTop));
+  assert.equal(tops.length, c.inputs.length);
+  assert.equal(new Set(tops).size, 1, 'one row');
+  assert.equal((await page.locator('attention-lab [data-testid=temperature-weights]').textContent()).trim().split(/\s+/).length, c.inputs.length);
+  assert.match(await page.locator('attention-lab .tvalue').textContent(), /^2\.000/);
+  assert.deepEqual(problems, []);
+});
