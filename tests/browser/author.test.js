@@ -108,8 +108,8 @@ test('author.html: live preview, and both snippets work pasted into another site
   await page.fill('#seed', String(c.seed));
   await page.fill('#d-out', String(c.d_out));
   await page.fill('#base', server.url);
-  await page.waitForFunction((want) => document.querySelector('#preview attention-lab').getAttribute('d-out') === want, String(c.d_out));
-  await waitForLab(page);
+  await page.waitForFunction((want) => document.querySelector('#preview attention-lab').getAttribute('d-out') === want, String(c.d_out), { timeout: 60000 });
+  await waitForLab(page, 60000);
   assert.equal((await shownCells(page))['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2'], 'the preview shows the example');
   const elementSnippet = await page.inputValue('#snippet-element');
   const iframeSnippet = await page.inputValue('#snippet-iframe');
@@ -127,7 +127,7 @@ test('author.html: live preview, and both snippets work pasted into another site
     const hostUrl = host.url.replace('127.0.0.1', 'localhost');
     const p1 = await newPage(browser.context);
     await p1.page.goto(`${hostUrl}element.html`);
-    await waitForLab(p1.page);
+    await waitForLab(p1.page, 60000);
     const shown = await shownCells(p1.page);
     assert.equal(shown['3.4.2/sa_v1'], c.cells['3.4.2/sa_v1']);
     assert.equal(shown['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2']);
@@ -136,10 +136,10 @@ test('author.html: live preview, and both snippets work pasted into another site
     const p2 = await newPage(browser.context);
     await p2.page.goto(`${hostUrl}iframe.html`);
     const frame = p2.page.frameLocator('iframe');
-    await frame.locator('[data-cell="3.4.2/sa_v2"]').waitFor({ timeout: 30000 });
+    await frame.locator('[data-cell="3.4.2/sa_v2"]').waitFor({ timeout: 60000 });
     assert.equal(await frame.locator('[data-cell="3.4.2/sa_v2"]').textContent(), c.cells['3.4.2/sa_v2']);
     // the listener fits the frame to the height embed.html posts
-    await p2.page.waitForFunction(() => document.querySelector('iframe').style.height !== '900px');
+    await p2.page.waitForFunction(() => document.querySelector('iframe').style.height !== '900px', null, { timeout: 60000 });
     assert.deepEqual(p2.problems, []);
   } finally {
     await host.close();
