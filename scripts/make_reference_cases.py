@@ -1,12 +1,15 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
-Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [dk]
-(with "dk": only tests/fixtures/dk_cases.json, leaving the other files as they are). PyTorch's matrix
+Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [dk|author]
+(with "dk" or "author": only tests/fixtures/dk_cases.json or author_cases.json, leaving the other files
+as they are). PyTorch's matrix
 products come from the system BLAS: the libblas.so.3 alternative must be OpenBLAS (libopenblas0), as on
 the reference machine; Debian's reference BLAS rounds them differently.
 Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers),
 tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them) and
-tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, attn/dk_experiment.h). The tests never
+tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, attn/dk_experiment.h) and
+tests/fixtures/author_cases.json (the chapter's code on a course author's inputs of other sizes, as the
+<attention-lab> attributes give them: what print shows for each cell the page prints). The tests never
 need PyTorch: they read these committed files.
 """
 import json, math, os, sys
@@ -327,6 +330,62 @@ def write_dk_cases():
     print(len(cases), "dk cases")
 
 
+LISTINGS = os.path.join(HERE, "..", "book", "listings")
+
+
+def author_case(name, words, inputs, d_out, seed):
+    """The book's code (golden_chapter3.py's order of draws) on these inputs: the cells of §3.4.1,
+    Listings 3.1 and 3.2 and §3.5.3, printed as PyTorch prints them. seed None: the book's seeds
+    (123, and 789 for Listing 3.2); a number replaces every torch.manual_seed."""
+    env = {"torch": torch, "nn": nn}
+    for listing in ["listing_3_1", "listing_3_2", "listing_3_3"]:
+        path = os.path.join(LISTINGS, listing + ".py")
+        exec(compile(open(path).read(), path, "exec"), env)
+    seed_of = lambda book: book if seed is None else seed
+    x = torch.tensor(inputs)
+    d_in = x.shape[1]
+    cells = {}
+    torch.manual_seed(seed_of(123))
+    W_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_key = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    x_2 = x[1]
+    query_2 = x_2 @ W_query
+    keys = x @ W_key
+    values = x @ W_value
+    attn_scores_2 = query_2 @ keys.T
+    attn_weights_2 = torch.softmax(attn_scores_2 / keys.shape[-1] ** 0.5, dim=-1)
+    cells["3.4.1/W_query"] = W_query.data
+    cells["3.4.1/query_2"] = query_2
+    cells["3.4.1/attn_score_22"] = query_2.dot(keys[1])
+    cells["3.4.1/attn_scores_2"] = attn_scores_2
+    cells["3.4.1/attn_weights_2"] = attn_weights_2
+    cells["3.4.1/context_vec_2"] = attn_weights_2 @ values
+    torch.manual_seed(seed_of(123))
+    cells["3.4.2/sa_v1"] = env["SelfAttention_v1"](d_in, d_out)(x)
+    torch.manual_seed(seed_of(789))
+    cells["3.4.2/sa_v2"] = env["SelfAttention_v2"](d_in, d_out)(x)
+    batch = torch.stack((x, x), dim=0)
+    torch.manual_seed(seed_of(123))
+    cells["3.5.3/context_vecs"] = env["CausalAttention"](d_in, d_out, batch.shape[1], 0.0)(batch)
+    return {"name": name, "words": words, "inputs": inputs, "d_out": d_out, "seed": seed,
+            "cells": {k: str(v) for k, v in cells.items()}}
+
+
+def write_author_cases():
+    g = torch.Generator().manual_seed(2024)
+    def rows(tokens, d_in):
+        return [[round(float(v), 2) for v in r] for r in torch.rand(tokens, d_in, generator=g) * 2 - 0.5]
+    cases = [
+        author_case("T=4, d_in=5, d_out=3, seed 7, a word with a space", ["New York", "is", "a", "city"], rows(4, 5), 3, 7),
+        author_case("T=8, d_in=2, d_out=4, the book's seeds", ["w%d" % (i + 1) for i in range(8)], rows(8, 2), 4, None),
+        author_case("T=2, d_in=1, d_out=1, seed 0", ["yes", "no"], rows(2, 1), 1, 0),
+    ]
+    src = "PyTorch %s, CPU" % torch.__version__
+    json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "author_cases.json"), "w"), indent=1, allow_nan=False)
+    print(len(cases), "author cases")
+
+
 def main():
     os.makedirs(FIXTURES, exist_ok=True)
     cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in requests()]
@@ -344,10 +403,13 @@ def main():
     json.dump({"source": src, "cases": fmt}, open(os.path.join(FIXTURES, "format_cases.json"), "w"), indent=1, allow_nan=False)
     print(len(cases), "reference cases,", len(fmt), "format cases")
     write_dk_cases()
+    write_author_cases()
 
 
 if __name__ == "__main__":
     if sys.argv[1:] == ["dk"]:
         write_dk_cases()
+    elif sys.argv[1:] == ["author"]:
+        write_author_cases()
     else:
         main()

@@ -82,4 +82,9 @@ const TOOLS = new Set(['build.mjs', 'serve.mjs']);
 for (const f of fs.readdirSync(path.join(root, 'web'))) {
   if (!TOOLS.has(f) && /\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'web', f), path.join(out, f));
 }
+// author.json: the version and attention-lab.js's SRI hash, for author.html's snippets (version pin).
+const version = JSON.parse(read(path.join(root, 'package.json'))).version;
+const integrity = `sha384-${(await import('node:crypto')).createHash('sha384').update(fs.readFileSync(path.join(out, 'attention-lab.js'))).digest('base64')}`;
+fs.writeFileSync(path.join(out, 'author.json'), JSON.stringify({ version, integrity }) + '\n');
+
 console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts`);

@@ -1,13 +1,16 @@
 // The learner's inputs: six words with their vectors, the seed and d_out. A bad field is marked at
 // that field (aria-invalid + a message) and keeps its last good value, so nothing else breaks.
 import { h, tex, para, uid } from './dom.js';
-import { TOKENS, D_IN, SEED_RULE, parseValue, parseWord, parseSeed, parseDOut } from './model.js';
+import { SEED_RULE, parseValue, parseWord, parseSeed, parseDOut } from './model.js';
 
 export function editorPanel(ctx) {
   const fields = [];   // {input, parse, apply(value), bookText(), msg}
-  const table = h('table', { class: 'editor-grid' }, h('caption', { text: 'The input tokens: a word and its 3-dimensional embedding x(i)' }),
+  // The example's size (the book's 6 tokens × 3, or the author's inputs attribute): fixed while shown.
+  const { tokens: TOKENS, d_in: D_IN } = ctx.start;
+  const cols = Array.from({ length: D_IN }, (_, j) => j);
+  const table = h('table', { class: 'editor-grid' }, h('caption', { text: `The input tokens: a word and its ${D_IN}-dimensional embedding x(i)` }),
     h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'token' }), h('th', { scope: 'col', text: 'word' }),
-      [1, 2, 3].map((j) => h('th', { scope: 'col', text: `x${j}` })))));
+      cols.map((j) => h('th', { scope: 'col', text: `x${j + 1}` })))));
   const tbody = h('tbody');
   const messages = h('div', { class: 'messages' });
 
@@ -41,12 +44,12 @@ export function editorPanel(ctx) {
     return true;
   }
 
-  const book = ctx.book;
+  const book = ctx.start;   // Reset brings back the starting example
   for (let i = 0; i < TOKENS; i++) {
-    const rowMessages = h('td', { colspan: '5' });
+    const rowMessages = h('td', { colspan: String(D_IN + 2) });
     const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
       `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i], rowMessages);
-    const cells = [0, 1, 2].map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
+    const cells = cols.map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
       `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => String(book.inputs[i * D_IN + j]), rowMessages)));
     tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells),
       h('tr', { class: 'err-row' }, rowMessages));
@@ -55,10 +58,10 @@ export function editorPanel(ctx) {
 
   const seedHelp = h('p', { class: 'hint', id: uid('seed-help'), 'data-testid': 'seed-rule', text: SEED_RULE });
   const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: 'book’s', 'data-testid': 'seed' }),
-    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => '');
+    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => (book.seed === null ? '' : String(book.seed)));
   const dOutInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
     'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, () => String(book.d_out));
-  const reset = h('button', { type: 'button', 'data-testid': 'reset', text: 'Reset to the book’s values' });
+  const reset = h('button', { type: 'button', 'data-testid': 'reset', text: book.custom ? 'Reset to the starting values' : 'Reset to the book’s values' });
   reset.addEventListener('click', () => { fill(); ctx.recompute(); });
 
   // Puts the book's values in every field and clears every mark.
@@ -70,7 +73,7 @@ export function editorPanel(ctx) {
   // collapsed at first: the first screen shows the attention itself, not a form
   const el = h('details', { class: 'editor' },
     h('summary', { text: 'Edit the inputs: words, vectors, seed, d_out' }),
-    para('Change any value and every tensor below is recomputed by the engine at once. The book’s values come back with Reset.'),
+    para(`Change any value and every tensor below is recomputed by the engine at once. ${book.custom ? 'The starting values' : 'The book’s values'} come back with Reset.`),
     h('div', { class: 'scroll' }, table),
     h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seedInput, ')'), h('label', null, 'd_out = ', dOutInput), reset),
     seedHelp, messages);

@@ -3,17 +3,24 @@
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
 import { VIEWS_CSS } from './views/index.js';
+import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
-import { BASE_URL } from './base-url.js';
+import { BASE_URL, SCRIPT_BASE, folderURL, setBase } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
-import { bookState, inputRows, BOOK_D_OUT } from './model.js';
+import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './model.js';
 import { nextTask, nextFrame } from './tasks.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
+
+// The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
+const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
+
+const THEMES = new Set(['auto', 'light', 'dark']);
+const themeOf = (value) => (value === null ? 'auto' : value.trim());
 
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
 
@@ -43,7 +50,7 @@ function addKatexFonts() {
 }
 
 class AttentionLabElement extends HTMLElement {
-  static get observedAttributes() { return ['section', 'engine']; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -54,9 +61,37 @@ class AttentionLabElement extends HTMLElement {
     this.updateComplete = Promise.resolve();
   }
 
-  connectedCallback() { addKatexFonts(); loadKatex(); this.render(); }
-  disconnectedCallback() { this.generation++; this.fragment?.stop(); this.fragment = null; }
-  attributeChangedCallback() { if (this.isConnected) this.render(); }
+  // The first render waits one microtask, so a script that imports the element and then calls
+  // AttentionLab.configure({base}) is heard before anything loads.
+  connectedCallback() {
+    connected.add(this);
+    queueMicrotask(() => {
+      if (!this.isConnected || this.started) return;
+      this.started = true;
+      try { this.useEngineBase(); } catch { /* render() shows the message */ }
+      addKatexFonts(); loadKatex(); this.render();
+    });
+  }
+  disconnectedCallback() { connected.delete(this); this.started = false; this.generation++; this.fragment?.stop(); this.fragment = null; }
+  // Attributes parsed with the element come before connectedCallback: its first render reads them.
+  // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
+  attributeChangedCallback(name, old, value) {
+    if (name === 'theme' && THEMES.has(themeOf(old)) && THEMES.has(themeOf(value))) return;
+    if (this.started && this.isConnected) this.render();
+  }
+
+  // The engine-base attribute: this element's files come from there (and KaTeX and the worker, which
+  // are per page, too). Throws the sentence for a bad value.
+  useEngineBase() {
+    const attr = this.getAttribute('engine-base');
+    if (attr === null || attr.trim() === '') return configuredBase || BASE_URL;
+    let base;
+    try { base = folderURL(attr); } catch (e) {
+      throw new Error(`attention-lab: engine-base="${attr.slice(0, 80)}" is not a folder URL (${e.message}). Give the URL of the folder that holds engine/loader.js, e.g. engine-base="/static/attention-lab/".`);
+    }
+    if (!configuredBase) setBase(base);
+    return base;
+  }
 
   // A visible sentence instead of the content (bad attribute, engine that would not load).
   showMessage(text) {
@@ -71,14 +106,24 @@ class AttentionLabElement extends HTMLElement {
       this.showMessage(`attention-lab: section="${section.slice(0, 40)}" is not a section. Use one of: all, ${SECTIONS.map((s) => s.id).join(', ')}.`);
       return;
     }
+    if (!THEMES.has(themeOf(this.getAttribute('theme')))) {
+      this.showMessage(`attention-lab: theme="${this.getAttribute('theme').slice(0, 40)}" is not a theme. Use light, dark or auto (auto, the default, follows the reader's system setting).`);
+      return;
+    }
     if (!ENGINES.has(kind)) {
       this.showMessage(`attention-lab: engine="${kind.slice(0, 40)}" is not an engine. Use auto, simd or scalar.`);
       return;
     }
+    let base;
+    try {
+      base = this.useEngineBase();
+      // The example's attributes checked before anything loads (the book's inputs come from the engine).
+      this.example(bookState({ values: [] }));
+    } catch (e) { this.showMessage(e.message); return; }
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' })));
     let loaded;
     try {
-      loaded = await loadEngine(kind);
+      loaded = await loadEngine(kind, base);
     } catch (e) {
       if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}`);
       return;
@@ -89,15 +134,22 @@ class AttentionLabElement extends HTMLElement {
     this.build(section, loaded.engine, loaded.kind, generation);
   }
 
+  // The starting state: the book's, with the author's attributes applied.
+  example(book) {
+    return stateFromAttributes((name) => this.getAttribute(name), book);
+  }
+
   build(section, engine, kind, generation) {
     // The book's inputs, as the engine holds them (each with its shortest float text).
     const book = bookState(sectionData(engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
+    let start;
+    try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
     const ctx = {
-      engine, book, state: { ...book, words: book.words.slice(), inputs: book.inputs.slice() }, open: section === 'all',
+      engine, book, start, state: { ...start, words: start.words.slice(), inputs: start.inputs.slice() }, open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs.
       data: (id, extra = {}) => sectionData(engine, {
@@ -163,4 +215,21 @@ class AttentionLabElement extends HTMLElement {
   }
 }
 
-if (!customElements.get('attention-lab')) customElements.define('attention-lab', AttentionLabElement);
+// AttentionLab.configure({base}): the folder of attention-lab's files (engine/, katex-lib.js, katex/)
+// for every element on the page, for when a bundler moved attention-lab.js away from them. Elements
+// already shown reload from there (an engine-base attribute still wins for its element).
+const connected = new Set();
+let configuredBase = null;
+function configure(options = {}) {
+  if (options.base !== undefined) {
+    configuredBase = options.base === null ? null : folderURL(options.base);
+    setBase(configuredBase || SCRIPT_BASE);
+    for (const el of connected) if (el.started && !el.hasAttribute('engine-base')) el.render();
+  }
+  return { base: configuredBase || BASE_URL };
+}
+
+if (!customElements.get('attention-lab')) {
+  customElements.define('attention-lab', AttentionLabElement);
+  self.AttentionLab = Object.freeze({ configure, version: VERSION });
+}

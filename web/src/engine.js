@@ -1,37 +1,42 @@
-// Loads the wasm engine next to this script and is the page's one route to it: sectionData, one
-// call per section and update, returning every value, shape and print the section shows.
+// Loads the wasm engine (from beside this script, or the folder the author named) and is the page's
+// one route to it: sectionData, one call per section and update, returning every value, shape and
+// print the section shows.
 import { BASE_URL, LOADER_URL } from './base-url.js';
 import { scriptURL, ownBlobURL } from './trusted.js';
 
-let loaderScript = null;
-function loadLoaderScript() {
+// engine/loader.js of each folder, loaded once (the loader takes the engine files' folder as an option,
+// so any loaded copy serves every folder).
+const loaderScripts = new Map();
+function loadLoaderScript(loaderUrl) {
   if (self.AttentionLabEngine) return Promise.resolve();
-  if (!loaderScript) {
-    loaderScript = new Promise((resolve, reject) => {
+  if (!loaderScripts.has(loaderUrl)) {
+    loaderScripts.set(loaderUrl, new Promise((resolve, reject) => {
       const s = document.createElement('script');
-      s.src = scriptURL(LOADER_URL);
+      s.src = scriptURL(loaderUrl);
       s.onload = () => resolve();
-      s.onerror = () => { loaderScript = null; reject(new Error(`could not load the engine from ${LOADER_URL}`)); };
+      s.onerror = () => { loaderScripts.delete(loaderUrl); reject(new Error(`could not load the engine from ${loaderUrl}`)); };
       document.head.append(s);
-    });
+    }));
   }
-  return loaderScript;
+  return loaderScripts.get(loaderUrl);
 }
 
-// One engine per kind ("auto", "simd", "scalar") per page, shared by all <attention-lab> elements.
+// One engine per folder and kind ("auto", "simd", "scalar") per page, shared by all <attention-lab>
+// elements. base: the folder of attention-lab's files (base-url.js), the page-wide one by default.
 const engines = new Map();
-export function loadEngine(kind) {
-  if (!engines.has(kind)) {
-    const base = new URL('engine/', BASE_URL).href;
+export function loadEngine(kind, base = BASE_URL) {
+  const key = `${kind} ${base}`;
+  if (!engines.has(key)) {
+    const engineBase = new URL('engine/', base).href;
     // "auto" asks for the best engine explicitly: the loader would otherwise read ?engine= from the
     // URL of whatever page embeds us (our own pages pass it as the engine attribute instead).
-    engines.set(kind, loadLoaderScript().then(() => {
+    engines.set(key, loadLoaderScript(new URL('engine/loader.js', base).href).then(() => {
       const api = self.AttentionLabEngine;
-      return api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, base });
+      return api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, base: engineBase });
     }));
-    engines.get(kind).catch(() => engines.delete(kind));   // a later element may retry
+    engines.get(key).catch(() => engines.delete(key));   // a later element may retry
   }
-  return engines.get(kind);
+  return engines.get(key);
 }
 
 const toNumber = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === 'nan' ? NaN : v);

@@ -3,8 +3,8 @@
 
 export const BOOK_WORDS = ['Your', 'journey', 'starts', 'with', 'one', 'step'];
 export const BOOK_D_OUT = 2;
-export const TOKENS = 6, D_IN = 3;
-export const LIMITS = { value: 1000, word: 20, seedMax: 2147483647, dOutMax: 16 };
+export const TOKENS = 6, D_IN = 3;   // the book's
+export const LIMITS = { value: 1000, word: 20, seedMax: 2147483647, dOutMax: 16, tokensMin: 2, tokensMax: 16, dInMax: 16, temperatureMin: 0.01, temperatureMax: 100 };
 
 // What the learner's seed means, said once on the page: empty keeps the book's seeds; a number
 // replaces the seed of every torch.manual_seed(...) in the chapter's code, and the code shows it.
@@ -15,12 +15,82 @@ export const seedFor = (state, book) => (state.seed === null ? book : state.seed
 
 // The book's state; the inputs are the engine's own copy of the chapter's, with their shortest texts.
 export function bookState(inputsResult) {
-  return { words: BOOK_WORDS.slice(), inputs: inputsResult.values.slice(), seed: null, d_out: BOOK_D_OUT };
+  return { words: BOOK_WORDS.slice(), inputs: inputsResult.values.slice(), tokens: TOKENS, d_in: D_IN, seed: null, d_out: BOOK_D_OUT, temperature: null };
 }
 
 // The learner's inputs as rows for the engine's request.
 export function inputRows(state) {
-  return Array.from({ length: TOKENS }, (_, i) => state.inputs.slice(i * D_IN, (i + 1) * D_IN));
+  return Array.from({ length: state.tokens }, (_, i) => state.inputs.slice(i * state.d_in, (i + 1) * state.d_in));
+}
+
+// The author's example from the element's attributes (words, inputs, seed, d-out, temperature), on
+// top of the book's state. Throws an Error whose message names the attribute and says what to write.
+export function stateFromAttributes(get, book) {
+  const state = { ...book, words: book.words.slice(), inputs: book.inputs.slice() };
+  state.custom = ['words', 'inputs', 'seed', 'd-out', 'temperature'].some((name) => get(name) !== null);
+  const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+  const bad = (name, value, what) => new Error(`attention-lab: ${name}="${String(value).slice(0, 60)}" ${what}`);
+  const inputsText = get('inputs');
+  if (inputsText !== null) {
+    let rows;
+    try { rows = JSON.parse(inputsText); } catch { rows = null; }
+    const { tokensMin: tMin, tokensMax: tMax, dInMax } = LIMITS;
+    const shapeRule = `Write a JSON array of ${tMin} to ${tMax} rows, each of the same 1 to ${dInMax} numbers, e.g. inputs="[[0.43, 0.15, 0.89], [0.55, 0.87, 0.66]]".`;
+    if (!Array.isArray(rows) || !rows.every(Array.isArray)) throw bad('inputs', inputsText, `is not a JSON array of rows. ${shapeRule}`);
+    if (rows.length < tMin || rows.length > tMax) throw bad('inputs', inputsText, `has ${count(rows.length, 'row')}. ${shapeRule}`);
+    const d_in = rows[0].length;
+    if (d_in < 1 || d_in > dInMax) throw bad('inputs', inputsText, `has rows of ${count(d_in, 'number')}. ${shapeRule}`);
+    rows.forEach((row, i) => {
+      if (row.length !== d_in) throw bad('inputs', inputsText, `has ${count(row.length, 'number')} in row ${i + 1} but ${d_in} in row 1; give every row ${d_in}.`);
+      row.forEach((v, j) => {
+        if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > LIMITS.value) throw bad('inputs', inputsText, `has ${JSON.stringify(v)} in row ${i + 1}, column ${j + 1}; every value must be a number from -${LIMITS.value} to ${LIMITS.value}.`);
+      });
+    });
+    state.tokens = rows.length;
+    state.d_in = d_in;
+    state.inputs = rows.flat().map((v) => (v === 0 ? 0 : v));
+    if (state.tokens !== TOKENS) state.words = Array.from({ length: state.tokens }, (_, i) => `token${i + 1}`);
+  }
+  const wordsText = get('words');
+  if (wordsText !== null) {
+    let words;
+    if (wordsText.trim().startsWith('[')) {
+      try { words = JSON.parse(wordsText); } catch { words = null; }
+      if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw bad('words', wordsText, 'is not a JSON array of strings; write e.g. words=\'["New York", "is", "big"]\', or the words separated by spaces.');
+    } else {
+      words = wordsText.trim().split(/\s+/).filter(Boolean);
+    }
+    if (words.length !== state.tokens) throw bad('words', wordsText, `has ${count(words.length, 'word')} but the inputs have ${state.tokens} rows; give one word per row of inputs.`);
+    words.forEach((w, i) => {
+      const r = parseWord(w);
+      if (r.error) throw bad('words', wordsText, `word ${i + 1}: ${r.error}`);
+      words[i] = r.value;
+    });
+    state.words = words;
+  }
+  const seedText = get('seed');
+  if (seedText !== null) {
+    const r = parseSeed(seedText);
+    if (r.error) throw bad('seed', seedText, `is not a seed. ${r.error} Remove the attribute for the book's seeds.`);
+    state.seed = r.value;
+  }
+  const dOutText = get('d-out');
+  if (dOutText !== null) {
+    const r = parseDOut(dOutText);
+    if (r.error) throw bad('d-out', dOutText, `is not a d_out. ${r.error}`);
+    state.d_out = r.value;
+  }
+  const tText = get('temperature');
+  if (tText !== null) {
+    const t = tText.trim();
+    const v = Number(t);
+    const { temperatureMin: lo, temperatureMax: hi } = LIMITS;
+    if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) || !(v >= lo && v <= hi)) {
+      throw bad('temperature', tText, `is not a temperature; write a number from ${lo} to ${hi}, e.g. temperature="1", or remove it to start at √d_k.`);
+    }
+    state.temperature = v;
+  }
+  return state;
 }
 
 // Each parser returns {value} or {error: a sentence saying what to enter}.

@@ -1,7 +1,8 @@
 // Script URLs under Trusted Types: a host page whose CSP says require-trusted-types-for 'script'
 // refuses a plain string as a <script src> or a Worker URL. The element's one policy passes only the
-// files that ship beside attention-lab.js (katex-lib.js, engine/loader.js, engine-worker.js).
-import { BASE_URL } from './base-url.js';
+// files that ship beside attention-lab.js (katex-lib.js, engine/loader.js, engine-worker.js), or in
+// the folder the author named with engine-base / AttentionLab.configure({base}).
+import { BASE_URL, KNOWN_BASES } from './base-url.js';
 
 const ownBlobs = new Set();   // blob: URLs this script made (the cross-origin worker's importScripts stub)
 let policy;   // undefined: not yet made; null: no Trusted Types here (or the host allows no new policy)
@@ -12,7 +13,7 @@ function getPolicy() {
       try {
         policy = self.trustedTypes.createPolicy('attention-lab', {
           createScriptURL: (url) => {
-            if (!url.startsWith(BASE_URL) && !ownBlobs.has(url)) throw new TypeError(`attention-lab loads scripts only from beside itself (${BASE_URL}), not ${url}`);
+            if (![...KNOWN_BASES].some((b) => url.startsWith(b)) && !ownBlobs.has(url)) throw new TypeError(`attention-lab loads scripts only from beside itself (${BASE_URL}), not ${url}`);
             return url;
           },
         });

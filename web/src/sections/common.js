@@ -1,7 +1,6 @@
 // Building blocks the sections share: the section frame, Python
 // literals of the learner's inputs, and outputs as the engine printed them.
 import { h, uid, pythonCode, morph, renderMath } from '../dom.js';
-import { TOKENS, D_IN } from '../model.js';
 
 export function sectionFrame(id, heading, intro) {
   const headingId = uid(id);
@@ -13,10 +12,11 @@ export function sectionFrame(id, heading, intro) {
 
 // Python text for the learner's inputs (the engine's shortest texts), the words as comments, as the book writes them.
 export function inputsPython(inputs, words) {
-  const rows = Array.from({ length: TOKENS }, (_, i) => {
-    const vals = inputs.values.slice(i * D_IN, (i + 1) * D_IN).map(String);
+  const [tokens, d_in] = inputs.shape;
+  const rows = Array.from({ length: tokens }, (_, i) => {
+    const vals = inputs.values.slice(i * d_in, (i + 1) * d_in).map(String);
     const open = i === 0 ? '[[' : ' [';
-    const close = i === TOKENS - 1 ? ']]' : '],';
+    const close = i === tokens - 1 ? ']]' : '],';
     return `${open}${vals.join(', ')}${close} # ${words[i].replace(/[\r\n]/g, ' ')}  (x^${i + 1})`;
   });
   return `inputs = torch.tensor(\n${rows.join('\n')}\n)`;

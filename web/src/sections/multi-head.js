@@ -2,7 +2,7 @@
 // and exercise 3.3 timed in a Web Worker, which is started only when the learner runs the timing.
 import { h, para, codeCell, uid, place } from '../dom.js';
 import { startEngineWorker, LOADER_URL } from '../engine.js';
-import { seedFor, D_IN } from '../model.js';
+import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import { matrixView } from '../views/index.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
@@ -89,7 +89,7 @@ function build(ctx) {
     show(body,
       para('Several causal attention heads run in parallel and their outputs are concatenated. First as a wrapper that stacks CausalAttention modules, on your inputs:'),
       listing('Listing 3.4 — a wrapper class for multi-head attention', LISTING_3_4.trimEnd()),
-      resultCell(`torch.manual_seed(${seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${D_IN}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
+      resultCell(`torch.manual_seed(${seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${st.d_in}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
         r('3.6.1/context_vecs'), '3.6.1/context_vecs', { extra: withShape('3.6.1/context_vecs') }),
       para('Each head has its own W_q, W_k and W_v, so each attends differently. Their causal weights for the first batch item, side by side (the future greyed):'),
       h('div', { class: 'matrices heads' }, heads.map((v) => place(v.el))),

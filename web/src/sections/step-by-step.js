@@ -121,7 +121,7 @@ function build(ctx) {
     const k2 = keys.values.slice(dk, 2 * dk);
     const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
     const dot = q2.values.map((q, j) => `${fixed4(q)}\\cdot ${fixed4(k2[j])}`).join(' + ');
-    const dOutText = st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
+    const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
 
     const R = { inputs: r('inputs'), W_query: r('3.4.1/W_query'), W_key: r('3.4.1/W_key'), W_value: r('3.4.1/W_value'),
       queries: r('queries'), keys, values, attn_scores: r('attn_scores'), attn_weights: r('attn_weights'), context_vec: r('context_vec'),

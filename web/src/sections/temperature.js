@@ -33,7 +33,7 @@ function build(ctx) {
   const planeNote = h('p', { class: 'hint', hidden: true });
   const barEls = [], valueEls = [], wordEls = [];
   let lastViewsKey = '';
-  let userT = null;        // null: follow √d_k; set once the learner moves the slider
+  let userT = ctx.state.temperature ?? null;   // null: follow √d_k; set by the slider (or the temperature attribute)
   let sqrtDk = Math.SQRT2, sqrtDkPos = 15;
 
   const posOf = (T) => Math.round(Math.log10(T) * T_STEPS_PER_DECADE);

@@ -1,0 +1,159 @@
+// For course authors: <attention-lab> configured by its attributes (words, inputs, seed, d-out,
+// temperature) shows PyTorch's prints for inputs of other sizes (tests/fixtures/author_cases.json,
+// made by scripts/make_reference_cases.py author); changes apply live; a bad value is a sentence
+// naming the attribute and nothing else; embed.html takes the same values as URL parameters.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
+
+const CASES = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/author_cases.json'), 'utf8')).cases;
+const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const attrs = (c) => `words="${esc(JSON.stringify(c.words))}" inputs="${esc(JSON.stringify(c.inputs))}" d-out="${c.d_out}"${c.seed === null ? '' : ` seed="${c.seed}"`}`;
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+async function pageWith(html) {
+  const { page, problems } = await newPage(browser.context);
+  await page.route('**/author-test.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">${html}<script src="attention-lab.js"></script>` }));
+  await page.goto(`${server.url}author-test.html`);
+  await waitForLab(page);
+  return { page, problems };
+}
+
+for (const c of CASES) {
+  test(`attributes: ${c.name} → PyTorch's prints`, async () => {
+    const { page, problems } = await pageWith(`<attention-lab ${attrs(c)}></attention-lab>`);
+    assert.equal(await page.locator('attention-lab [data-testid=lab-error]').count(), 0);
+    const shown = await shownCells(page);
+    // every cell the page prints equals PyTorch's print (W_query is drawn as a matrix, not printed)
+    for (const id of ['3.4.1/query_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2', '3.4.2/sa_v1', '3.4.2/sa_v2', '3.5.3/context_vecs']) assert.ok(id in shown, `${id} is shown`);
+    for (const [id, print] of Object.entries(c.cells)) if (id in shown) assert.equal(shown[id], print, id);
+    // the words are the author's; no text quotes the book's numbers
+    const text = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.textContent);
+    assert.ok(text.includes(c.words[1]), 'the author\'s words are shown');
+    for (const book of ['1.8524', '0.3061', '0.8210', 'journey']) assert.ok(!text.includes(book), `no book value ${book} in the text`);
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('attribute changes apply live; removing them brings the book back', async () => {
+  const c = CASES[0];
+  const { page, problems } = await pageWith('<attention-lab section="classes"></attention-lab>');
+  assert.equal((await shownCells(page))['3.4.2/sa_v2'], cellLine('3.4.2/sa_v2'));
+  await page.evaluate(({ words, inputs, d_out, seed }) => {
+    const lab = document.querySelector('attention-lab');
+    lab.setAttribute('words', JSON.stringify(words));
+    lab.setAttribute('inputs', JSON.stringify(inputs));
+    lab.setAttribute('d-out', String(d_out));
+    lab.setAttribute('seed', String(seed));
+  }, c);
+  await waitForLab(page);
+  await page.waitForFunction(() => !!document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=engine-footer]'));
+  await waitForLab(page);
+  assert.equal((await shownCells(page))['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2']);
+  await page.evaluate(() => { const lab = document.querySelector('attention-lab'); for (const a of ['words', 'inputs', 'd-out', 'seed']) lab.removeAttribute(a); });
+  await waitForLab(page);
+  assert.equal((await shownCells(page))['3.4.2/sa_v2'], cellLine('3.4.2/sa_v2'));
+  assert.deepEqual(problems, []);
+});
+
+test('a bad value: a sentence naming the attribute and what to change, nothing else rendered', async () => {
+  const bad = [
+    ['inputs="[[1, 2], [3]]"', /inputs=.*row 2.*give every row 2/],
+    ['inputs="[[1, 2]]"', /inputs=.*has 1 row\..*2 to 16 rows/],
+    ['inputs="not json"', /inputs=.*not a JSON array/],
+    ['words="a b c"', /words="a b c" has 3 words but the inputs have 6 rows/],
+    ['seed="-1"', /seed="-1" is not a seed/],
+    ['d-out="17"', /d-out="17" is not a d_out.*1 to 16/],
+    ['temperature="0"', /temperature="0" is not a temperature.*0\.01 to 100/],
+  ];
+  const { page, problems } = await pageWith(bad.map(([a]) => `<attention-lab section="classes" ${a}></attention-lab>`).join('\n'));
+  const labs = page.locator('attention-lab');
+  for (let i = 0; i < bad.length; i++) {
+    const lab = labs.nth(i);
+    assert.match(await lab.locator('[data-testid=lab-error]').textContent(), bad[i][1]);
+    assert.equal(await lab.evaluate((el) => el.shadowRoot.querySelectorAll('[data-cell], input, section').length), 0);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('embed.html takes the attributes as URL parameters, and temperature starts the slider', async () => {
+  const c = CASES[1];
+  const { page, problems } = await newPage(browser.context);
+  const q = new URLSearchParams({ section: 'classes', words: c.words.join(' '), inputs: JSON.stringify(c.inputs), d_out: String(c.d_out) });
+  await page.goto(`${server.url}embed.html?${q}`);
+  await waitForLab(page);
+  const shown = await shownCells(page);
+  assert.equal(shown['3.4.2/sa_v1'], c.cells['3.4.2/sa_v1']);
+  assert.equal(shown['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2']);
+  await page.goto(`${server.url}embed.html?section=temperature&temperature=10`);
+  await waitForLab(page);
+  assert.match(await page.locator('attention-lab .tvalue').textContent(), /^10\.0/);
+  assert.deepEqual(problems, []);
+});
+
+test('author.html: live preview, and both snippets work pasted into another site\'s page', async () => {
+  const c = CASES[0];
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}author.html`);
+  await page.locator('#snippet-element').waitFor();
+  await page.selectOption('#section', 'classes');
+  await page.fill('#words', JSON.stringify(c.words));
+  await page.fill('#inputs', JSON.stringify(c.inputs));
+  await page.fill('#seed', String(c.seed));
+  await page.fill('#d-out', String(c.d_out));
+  await page.fill('#base', server.url);
+  await page.waitForFunction((want) => document.querySelector('#preview attention-lab').getAttribute('d-out') === want, String(c.d_out), { timeout: 60000 });
+  await waitForLab(page, 60000);
+  assert.equal((await shownCells(page))['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2'], 'the preview shows the example');
+  const elementSnippet = await page.inputValue('#snippet-element');
+  const iframeSnippet = await page.inputValue('#snippet-iframe');
+  const { integrity, version } = JSON.parse(fs.readFileSync(path.join(require('./helpers').WEB, 'author.json'), 'utf8'));
+  assert.equal(version, JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version);
+  assert.ok(elementSnippet.includes(`integrity="${integrity}"`), 'the script is pinned by its SRI hash');
+  assert.deepEqual(problems, []);
+
+  // Pasted into pages of another origin ("localhost", not 127.0.0.1).
+  const hostDir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'attn-author-'));
+  fs.writeFileSync(path.join(hostDir, 'element.html'), `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">\n${elementSnippet}\n`);
+  fs.writeFileSync(path.join(hostDir, 'iframe.html'), `<!doctype html><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">\n${iframeSnippet}\n`);
+  const host = await startServer(hostDir);
+  try {
+    const hostUrl = host.url.replace('127.0.0.1', 'localhost');
+    const p1 = await newPage(browser.context);
+    await p1.page.goto(`${hostUrl}element.html`);
+    await waitForLab(p1.page, 60000);
+    const shown = await shownCells(p1.page);
+    assert.equal(shown['3.4.2/sa_v1'], c.cells['3.4.2/sa_v1']);
+    assert.equal(shown['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2']);
+    assert.deepEqual(p1.problems, []);
+
+    const p2 = await newPage(browser.context);
+    await p2.page.goto(`${hostUrl}iframe.html`);
+    const frame = p2.page.frameLocator('iframe');
+    await frame.locator('[data-cell="3.4.2/sa_v2"]').waitFor({ timeout: 60000 });
+    assert.equal(await frame.locator('[data-cell="3.4.2/sa_v2"]').textContent(), c.cells['3.4.2/sa_v2']);
+    // the listener fits the frame to the height embed.html posts
+    await p2.page.waitForFunction(() => document.querySelector('iframe').style.height !== '900px', null, { timeout: 60000 });
+    assert.deepEqual(p2.problems, []);
+  } finally {
+    await host.close();
+    fs.rmSync(hostDir, { recursive: true, force: true });
+  }
+});
+
+test('the temperature section draws one bar per token of the author\'s inputs, in one row', async () => {
+  const c = CASES[1];   // 8 tokens
+  const { page, problems } = await pageWith(`<attention-lab section="temperature" ${attrs(c)} temperature="2"></attention-lab>`);
+  const tops = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.bar-col')].map((b) => b.offsetTop));
+  assert.equal(tops.length, c.inputs.length);
+  assert.equal(new Set(tops).size, 1, 'one row');
+  assert.equal((await page.locator('attention-lab [data-testid=temperature-weights]').textContent()).trim().split(/\s+/).length, c.inputs.length);
+  assert.match(await page.locator('attention-lab .tvalue').textContent(), /^2\.000/);
+  assert.deepEqual(problems, []);
+});

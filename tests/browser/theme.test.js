@@ -1,0 +1,79 @@
+// Themes: theme="light|dark|auto" (auto follows prefers-color-scheme) and the --attention-lab-*
+// custom properties; axe-core (WCAG 2 A/AA, contrast included) finds nothing in either theme.
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, launch, startServer, newPage, waitForLab } = require('./helpers');
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+async function pageWith(html, colorScheme = 'light', dark = colorScheme === 'dark') {
+  const { page, problems } = await newPage(browser.context);
+  await page.emulateMedia({ colorScheme });
+  // The page behind is the theme's (as on a site with a dark theme): axe takes the background of text in
+  // sections that content-visibility skips (off screen) from the page, not from the element.
+  const pageBg = dark ? '<style>html { background: #16181d; }</style>' : '';
+  await page.route('**/theme-test.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>course</title><link rel="icon" href="data:,">${pageBg}<main>${html}</main><script src="attention-lab.js"></script></html>` }));
+  await page.goto(`${server.url}theme-test.html`);
+  await waitForLab(page);
+  return { page, problems };
+}
+
+async function axe(page) {
+  await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
+  return page.evaluate(async () => {
+    // every section on screen in turn is not needed: content-visibility only skips painting, axe reads styles
+    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
+    return r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+  });
+}
+
+const hostStyle = (page, prop) => page.evaluate((p) => getComputedStyle(document.querySelector('attention-lab')).getPropertyValue(p).trim(), prop);
+const buttonBg = (page) => page.evaluate(() => getComputedStyle(document.querySelector('attention-lab').shadowRoot.querySelector('button')).backgroundColor);
+
+for (const [name, html, scheme, bg] of [
+  ['light', '<attention-lab theme="light"></attention-lab>', 'dark', 'rgb(255, 255, 255)'],
+  ['dark', '<attention-lab theme="dark"></attention-lab>', 'light', 'rgb(22, 24, 29)'],
+  ['auto under a dark system setting', '<attention-lab></attention-lab>', 'dark', 'rgb(22, 24, 29)'],
+  ['auto under a light system setting', '<attention-lab theme="auto"></attention-lab>', 'light', 'rgba(0, 0, 0, 0)'],
+]) {
+  test(`theme ${name}: its colours, and axe finds no violations`, async () => {
+    const { page, problems } = await pageWith(html, scheme, bg === 'rgb(22, 24, 29)');
+    assert.equal(await hostStyle(page, 'background-color'), bg);
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('the custom properties restyle accent, colours and font, in both themes', async () => {
+  const style = '<style>attention-lab { --attention-lab-accent: #6a1b6e; --attention-lab-font: Georgia, serif; } attention-lab[theme=dark] { --attention-lab-accent: #f2b8f5; --attention-lab-bg: #000; --attention-lab-fg: #fff; }</style>';
+  const { page, problems } = await pageWith(`${style}<attention-lab section="classes" theme="light"></attention-lab><attention-lab section="classes" theme="dark"></attention-lab>`);
+  await page.setViewportSize({ width: 1280, height: 6000 });   // both on screen (see pageWith on axe)
+  const read = () => page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((el) => {
+    const b = el.shadowRoot.querySelector('button');
+    const cs = getComputedStyle(el);
+    return { button: getComputedStyle(b).backgroundColor, font: cs.fontFamily, bg: cs.backgroundColor, fg: cs.color };
+  }));
+  const [light, dark] = await read();
+  assert.equal(light.button, 'rgb(106, 27, 110)');
+  assert.match(light.font, /^Georgia/);
+  assert.equal(dark.button, 'rgb(242, 184, 245)');
+  assert.equal(dark.bg, 'rgb(0, 0, 0)');
+  assert.equal(dark.fg, 'rgb(255, 255, 255)');
+  assert.deepEqual(await axe(page), []);
+  // a theme change is applied by CSS alone: the content stays (no rebuild)
+  const lab = await page.evaluateHandle(() => document.querySelector('attention-lab').shadowRoot.querySelector('.lab'));
+  await page.evaluate(() => document.querySelector('attention-lab').setAttribute('theme', 'dark'));
+  assert.equal(await page.evaluate((old) => document.querySelector('attention-lab').shadowRoot.querySelector('.lab') === old, lab), true);
+  assert.deepEqual(problems, []);
+});
+
+test('a bad theme is a message naming it', async () => {
+  const { page, problems } = await pageWith('<attention-lab theme="sepia"></attention-lab>');
+  assert.match(await page.locator('attention-lab [data-testid=lab-error]').textContent(), /theme="sepia" is not a theme\. Use light, dark or auto/);
+  assert.deepEqual(problems, []);
+});
