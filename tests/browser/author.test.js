@@ -109,6 +109,9 @@ test('author.html: live preview, and both snippets work pasted into another site
   await page.fill('#d-out', String(c.d_out));
   await page.fill('#base', server.url);
   await page.waitForFunction((want) => document.querySelector('#preview attention-lab').getAttribute('d-out') === want, String(c.d_out), { timeout: 60000 });
+  // the form applies its fields after a 250 ms pause: wait for the last one (the host) to reach the snippets
+  await page.waitForFunction((base) => document.querySelector('#snippet-element').value.includes(`${base}attention-lab.js`)
+    && document.querySelector('#snippet-iframe').value.includes(`${base}embed.html`), server.url, { timeout: 60000 });
   await waitForLab(page, 60000);
   assert.equal((await shownCells(page))['3.4.2/sa_v2'], c.cells['3.4.2/sa_v2'], 'the preview shows the example');
   const elementSnippet = await page.inputValue('#snippet-element');
