@@ -1,6 +1,7 @@
 // The cross-engine suite's server: build/web as it is, plus the problems control page, and, for a
 // driver that cannot hear the browser's console (WebKit), the recorder as the first script of every
-// page. A temporary folder of links to build/web holds the two rewritten pages; build/web is not touched.
+// page. A temporary copy of build/web holds the two rewritten pages; build/web is not touched (a copy,
+// not links: web/serve.mjs serves nothing whose real path lies outside its root).
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -21,7 +22,7 @@ async function startSuiteServer({ recorder }) {
   if (!fs.existsSync(path.join(WEB, 'index.html'))) throw new Error(`${WEB}/index.html is missing: run ./scripts/build web first.`);
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-suite-web-'));
   for (const entry of fs.readdirSync(WEB)) {
-    if (entry !== 'index.html') fs.symlinkSync(path.resolve(WEB, entry), path.join(root, entry));   // absolute: ATTN_WEB_ROOT may be relative
+    if (entry !== 'index.html') fs.cpSync(path.resolve(WEB, entry), path.join(root, entry), { recursive: true });
   }
   const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8'), [CONTROL]: fs.readFileSync(path.join(PAGE, CONTROL), 'utf8') };
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);
