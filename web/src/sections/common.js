@@ -1,6 +1,7 @@
 // Building blocks the sections share: the section frame, Python
 // literals of the learner's inputs, and outputs as the engine printed them.
 import { h, uid, pythonCode, morph, renderMath } from '../dom.js';
+import { onResize } from '../views/dom.js';
 
 export function sectionFrame(id, heading, intro) {
   const headingId = uid(id);
@@ -68,7 +69,7 @@ const watched = new WeakSet();
 const observers = new WeakMap();   // body -> its ResizeObserver, which also watches each candidate
 const SCROLLERS = 'pre, .math.display, .scroll';
 export function keyboardScroll(body) {
-  if (!observers.has(body) && typeof ResizeObserver !== 'undefined') observers.set(body, new ResizeObserver(() => keyboardScroll(body)));
+  if (!observers.has(body)) observers.set(body, onResize(body, () => keyboardScroll(body)));
   const observer = observers.get(body);
   for (const el of body.querySelectorAll(SCROLLERS)) {
     if (el.closest('.mv')) continue;   // the views' prints are Tab stops of their own

@@ -42,3 +42,19 @@ export function setText(node, text) {
 // A fresh id for aria links, unique per document even with several views and elements on a page.
 let idCounter = 0;
 export const uid = (stem) => `al-view-${stem}-${++idCounter}`;
+
+// A ResizeObserver whose callback runs in the next animation frame, once however many sizes changed:
+// a callback that changes layout inside the observer's delivery makes browsers report "ResizeObserver
+// loop completed with undelivered notifications" as a page error (WebKit does). Returns the observer
+// (to observe more nodes), or null where there is none.
+export function onResize(node, fn) {
+  if (typeof ResizeObserver === 'undefined') return null;
+  let entries = null;
+  const observer = new ResizeObserver((latest) => {
+    if (entries) { entries = latest; return; }
+    entries = latest;
+    requestAnimationFrame(() => { const e = entries; entries = null; fn(e); });
+  });
+  observer.observe(node);
+  return observer;
+}

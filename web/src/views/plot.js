@@ -2,7 +2,7 @@
 // point under the pointer (or chosen with the arrow keys) named in words. linePlot draws lines and
 // dots (the √d_k experiment, a loss curve); pointPlot draws 2-D points with one moving marker
 // (z(2) among the value vectors). They draw what they are given and compute no data.
-import { el, svg, setAttr, setText, uid } from './dom.js';
+import { el, svg, setAttr, setText, uid, onResize } from './dom.js';
 import { fixed } from './format.js';
 
 const MARGIN = { top: 24, right: 14, bottom: 42, left: 54 };
@@ -40,12 +40,11 @@ const axisTitle = (axis) => (axis.unit ? `${axis.label} (${axis.unit})` : axis.l
 
 // Width of the figure: its container's, measured by a ResizeObserver (so text stays at its px size).
 function observeWidth(node, onWidth) {
-  if (typeof ResizeObserver === 'undefined') return;
   let last = 0;
-  new ResizeObserver((entries) => {
-    const w = Math.floor(entries[0].contentRect.width);
+  onResize(node, (entries) => {
+    const w = Math.floor(entries[entries.length - 1].contentRect.width);
     if (w > 0 && w !== last) { last = w; onWidth(w); }
-  }).observe(node);
+  });
 }
 
 // The parts both plots share: figure, svg, axes group, readout line, pointer and key handling.
