@@ -10,9 +10,12 @@ const OUT = path.join(ROOT, 'docs/screens');
 fs.mkdirSync(OUT, { recursive: true });
 
 // A section's element inside the shadow root, scrolled to the top of the screen.
+// Twice: sections off screen are laid out only once near it (content-visibility: auto), which moves it.
 async function shootSection(page, id, file) {
-  await page.evaluate((sid) => document.querySelector('attention-lab').shadowRoot.getElementById(`al-${sid}`).scrollIntoView({ block: 'start' }), id);
-  await page.waitForTimeout(300);
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate((sid) => document.querySelector('attention-lab').shadowRoot.getElementById(`al-${sid}`).scrollIntoView({ block: 'start' }), id);
+    await page.waitForTimeout(300);
+  }
   await page.screenshot({ path: path.join(OUT, file) });
 }
 
