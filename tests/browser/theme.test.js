@@ -72,6 +72,30 @@ test('the custom properties restyle accent, colours and font, in both themes', a
   assert.deepEqual(problems, []);
 });
 
+test('the heat colours follow --attention-lab-heat-*: the sequential and diverging scales, legend and text contrast', async () => {
+  const style = '<style>attention-lab { --attention-lab-heat-low: white; --attention-lab-heat-high: #8b0000;'
+    + ' --attention-lab-heat-negative: #00441b; --attention-lab-heat-zero: #ffffff; --attention-lab-heat-positive: rgb(64, 0, 75); }</style>';
+  const { page, problems } = await pageWith(`${style}<attention-lab section="step-by-step" theme="light"></attention-lab>`);
+  // the background of the cell holding a matrix's largest (smallest) value, and the view's legend ramp
+  const colours = (testid) => page.evaluate((id) => {
+    const view = document.querySelector('attention-lab').shadowRoot.querySelector(`[data-testid="${id}"]`);
+    const cells = [...view.querySelectorAll('[data-value]')].map((c) => ({ v: Number(c.dataset.value), bg: c.style.background, fg: c.style.color }));
+    cells.sort((a, b) => a.v - b.v);
+    return { min: cells[0], max: cells[cells.length - 1], ramp: view.querySelector('.mv-ramp')?.style.background || '' };
+  }, testid);
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=weights-heatmap] [data-value]'));
+  await page.waitForTimeout(100);   // a view drawn before it was in the page draws again in the next frame
+  const weights = await colours('weights-heatmap');   // sequential over [0, 1]: white at 0 towards dark red at 1
+  const [r, g, b] = weights.max.bg.match(/\d+/g).map(Number);
+  assert.ok(r > g + 20 && r > b + 20, `the largest weight is reddish: ${weights.max.bg}`);
+  assert.match(weights.ramp, /rgb\(255, 255, 255\) 0%/);
+  assert.match(weights.ramp, /rgb\(139, 0, 0\) 100%/);
+  // contrast is kept by the text colour, whatever the author's colours
+  assert.ok(['rgb(0, 0, 0)', 'rgb(255, 255, 255)'].includes(weights.max.fg));
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(problems, []);
+});
+
 test('a bad theme is a message naming it', async () => {
   const { page, problems } = await pageWith('<attention-lab theme="sepia"></attention-lab>');
   assert.match(await page.locator('attention-lab [data-testid=lab-error]').textContent(), /theme="sepia" is not a theme\. Use light, dark or auto/);

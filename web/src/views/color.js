@@ -19,9 +19,33 @@ function interpolate(stops, t) {
 }
 
 // Low values light, high values dark: more ink means more weight on a light page.
-export function sequentialRgb(t) { return interpolate(VIRIDIS_RGB, 1 - t); }
+export function sequentialRgb(t, stops = VIRIDIS_RGB_LIGHT_FIRST) { return interpolate(stops, t); }
 // t in [−1, 1], 0 is white.
-export function divergingRgb(t) { return interpolate(DIVERGING_RGB, (t + 1) / 2); }
+export function divergingRgb(t, stops = DIVERGING_RGB) { return interpolate(stops, (t + 1) / 2); }
+const VIRIDIS_RGB_LIGHT_FIRST = VIRIDIS_RGB.slice().reverse();
+
+// An author's scales, from the CSS custom properties on or above the element (README, Theming):
+// --attention-lab-heat-low/-high replace viridis; --attention-lab-heat-negative/-zero/-positive
+// replace blue-white-red. Any CSS colour; an unset or unreadable one keeps the default.
+const HEAT = { sequential: ['low', 'high'], diverging: ['negative', 'zero', 'positive'] };
+let probe = null;   // a canvas context: assigning a CSS colour to fillStyle reads it back as #rrggbb
+function cssColorRgb(text) {
+  if (!text) return null;
+  if (!probe) probe = document.createElement('canvas').getContext('2d');
+  if (!probe) return null;
+  probe.fillStyle = '#000001';
+  probe.fillStyle = text;
+  const hex = probe.fillStyle;
+  return /^#[0-9a-f]{6}$/i.test(hex) && hex !== '#000001' ? rgbOf(hex) : null;
+}
+export function themedStops(node) {
+  const style = getComputedStyle(node);
+  const read = (names) => {
+    const stops = names.map((n) => cssColorRgb(style.getPropertyValue(`--attention-lab-heat-${n}`).trim()));
+    return stops.every(Boolean) ? stops : null;
+  };
+  return { sequential: read(HEAT.sequential), diverging: read(HEAT.diverging) };
+}
 
 export const cssRgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
 
@@ -42,16 +66,19 @@ export function textOn(rgb) {
 //   kind 'sequential': domain [lo, hi] (default [0, 1]); 'diverging': domain [−m, m] centred on 0;
 //   'auto': sequential [0, 1] when every value is in [0, 1], diverging when any is negative,
 //   otherwise sequential [0, max].
-export function scaleFor(values, { kind = 'auto', domain } = {}) {
+// stops: {sequential, diverging} colour stops replacing the defaults (themedStops), each optional.
+export function scaleFor(values, { kind = 'auto', domain, stops = {} } = {}) {
   let lo = Infinity, hi = -Infinity;
   for (const v of values) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
   if (lo === Infinity) { lo = 0; hi = 1; }
   if (kind === 'auto') kind = lo < 0 ? 'diverging' : 'sequential';
   if (kind === 'diverging') {
     const m = domain ? Math.max(Math.abs(domain[0]), Math.abs(domain[1])) : Math.max(Math.abs(lo), Math.abs(hi)) || 1;
-    return { kind, domain: [-m, m], rgb: (v) => divergingRgb(v / m), at: (t) => divergingRgb(2 * t - 1) };
+    const d = stops.diverging || DIVERGING_RGB;
+    return { kind, domain: [-m, m], rgb: (v) => divergingRgb(v / m, d), at: (t) => divergingRgb(2 * t - 1, d) };
   }
   const [d0, d1] = domain || [0, hi <= 1 ? 1 : hi];
   const span = d1 - d0 || 1;
-  return { kind, domain: [d0, d1], rgb: (v) => sequentialRgb((v - d0) / span), at: (t) => sequentialRgb(t) };
+  const q = stops.sequential || VIRIDIS_RGB_LIGHT_FIRST;
+  return { kind, domain: [d0, d1], rgb: (v) => sequentialRgb((v - d0) / span, q), at: (t) => sequentialRgb(t, q) };
 }

@@ -3,7 +3,7 @@
 // engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
 // It draws what it is given: no engine calls, no number it did not receive.
 import { el, setAttr, setText, uid, onResize } from './dom.js';
-import { scaleFor, cssRgb, textOn } from './color.js';
+import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 
 const CELL_MAX_EM = 4.4;           // cells never grow wider than this (views.css): a 2-column matrix stays compact
@@ -96,7 +96,15 @@ export function matrixView(data, options = {}) {
 
   function labelFor(list, i, fallback) { return list && list[i] != null ? String(list[i]) : fallback(i); }
 
+  let repaintQueued = false, latest = null;
   function update(next) {
+    // The author's heat colours are read from the page (CSS custom properties): a view drawn before it
+    // is in the page draws its latest data again in the next frame, when it can read them.
+    latest = next;
+    if (!root.isConnected && !repaintQueued) {
+      repaintQueued = true;
+      requestAnimationFrame(() => { repaintQueued = false; if (root.isConnected) update(latest); });
+    }
     const [r, c] = gridShape(next.shape);
     const values = next.values;
     if (values.length !== r * c) throw new Error(`${name} has ${values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
@@ -116,7 +124,7 @@ export function matrixView(data, options = {}) {
     for (let i = 0; i < rows; i++) setAttr(rowHeads[i], 'title', rowLabels[i]);
     for (let j = 0; j < cols; j++) setAttr(colHeads[j], 'title', colLabels[j]);
 
-    const scale = scaleFor(Array.from(values), { kind: options.scale, domain: options.domain });
+    const scale = scaleFor(Array.from(values), { kind: options.scale, domain: options.domain, stops: root.isConnected ? themedStops(root) : {} });
     const masks = next.mask;
     let widest = 1;
     for (let i = 0; i < rows; i++) {
