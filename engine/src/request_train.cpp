@@ -4,6 +4,7 @@
 #include "request_train.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "attn/autograd.h"
 #include "attn/limits.h"
 #include "attn/optim.h"
+#include "checks.h"
 #include "json_out.h"
 
 namespace attn {
@@ -149,16 +151,11 @@ std::string shape_text(const Shape& s) {
     return out;
 }
 
-void check_elements(int64_t n, const std::string& what) {
-    if (n > lim::kMaxElements) {
-        throw Error(what + " would need " + std::to_string(n) + " numbers, more than the limit of " +
-                    std::to_string(lim::kMaxElements) + "; use fewer tokens, heads or a smaller batch");
-    }
-}
-
 // The module a request names, built from the generator, and what bounds its work.
+// The request read and checked; the module is built (the seed's draws) only by make(), after the
+// caller has refused unknown fields and checked its own bounds, so a refused request computes nothing.
 struct Setup {
-    TrainableModule module;
+    std::function<TrainableModule(Generator&)> make;
     Tensor x, target;
     int64_t weights_numel;  // of one recorded attn_weights
     int64_t step_work;      // multiply-adds of one forward and backward
@@ -176,18 +173,16 @@ Setup setup(Fields& f, Generator& gen) {
                        : f.tensor("x", 2, "[[0.43, 0.15], [0.55, 0.87]] (tokens × d_in)");
     const int64_t d_out = f.integer("d_out", 1, lim::kMaxDim);
     const int64_t B = batched ? x.shape[0] : 1, T = x.shape[x.dim() - 2], d_in = x.shape.back();
-    if (B > lim::kMaxBatch) throw Error("x has a batch of " + std::to_string(B) + "; the limit is " + std::to_string(lim::kMaxBatch));
-    if (T > lim::kMaxTokens) throw Error("x has " + std::to_string(T) + " tokens; the limit is " + std::to_string(lim::kMaxTokens));
-    if (d_in > lim::kMaxDim) throw Error("x rows have " + std::to_string(d_in) + " values; the limit is " + std::to_string(lim::kMaxDim));
     const bool qkv_bias = name != "self_attention_v1" && f.boolean("qkv_bias", false);
     const double p = batched ? f.number("dropout", 0.0, 0.0, 1.0) : 0.0;
     const int64_t num_heads = name == "mha" ? f.integer("num_heads", 1, lim::kMaxHeads) : 1;
-    if (d_out % num_heads != 0) {
-        throw Error("d_out (" + std::to_string(d_out) + ") must be divisible by num_heads (" + std::to_string(num_heads) + ")");
-    }
-    check_elements(B * num_heads * T * T, "the attention weights");
-    check_elements(B * T * d_out, "the projections");
-    check_elements(d_in * d_out, "the weights");
+    // eval's size rules for the module (context_length is T), then what training adds: every head's
+    // weights are kept for the backward, so the fused path's saving does not apply
+    const checks::Module kind = name == "mha"    ? checks::Module::mha
+                                : batched        ? checks::Module::causal_attention
+                                                 : checks::Module::self_attention;
+    checks::attention_sizes({B, T, d_in, d_out, num_heads, T, p}, kind);
+    checks::elements(B * num_heads * T * T, "the attention weights");
 
     Tensor target = batched ? f.tensor("target", 3, "[[[0.1, 0.2], [0.3, 0.4]]] (batch × tokens × d_out)")
                             : f.tensor("target", 2, "[[0.1, 0.2], [0.3, 0.4]] (tokens × d_out)");
@@ -198,12 +193,13 @@ Setup setup(Fields& f, Generator& gen) {
     }
     // forward: three projections, scores and context, out_proj; the backward about twice that
     const int64_t forward_work = B * T * d_in * d_out * 3 + 2 * B * T * T * d_out + (name == "mha" ? B * T * d_out * d_out : 0);
-    Setup s{name == "self_attention_v1"   ? TrainableModule::self_attention_v1(d_in, d_out, gen)
-            : name == "self_attention_v2" ? TrainableModule::self_attention_v2(d_in, d_out, qkv_bias, gen)
-            : name == "causal_attention"  ? TrainableModule::causal_attention(d_in, d_out, T, p, qkv_bias, gen)
-                                          : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, gen),
-            std::move(x), std::move(target), B * num_heads * T * T, 3 * forward_work};
-    return s;
+    auto make = [=](Generator& g) {
+        return name == "self_attention_v1"   ? TrainableModule::self_attention_v1(d_in, d_out, g)
+               : name == "self_attention_v2" ? TrainableModule::self_attention_v2(d_in, d_out, qkv_bias, g)
+               : name == "causal_attention"  ? TrainableModule::causal_attention(d_in, d_out, T, p, qkv_bias, g)
+                                             : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, g);
+    };
+    return Setup{make, std::move(x), std::move(target), B * num_heads * T * T, 3 * forward_work};
 }
 
 }  // namespace
@@ -213,10 +209,11 @@ std::string evaluate_grad(const json& request) {
     Generator gen;
     Setup s = setup(f, gen);
     f.reject_unknown("grad");
+    TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
-    const Tensor loss = s.module.loss_and_grads(s.x, s.target, gen, grads);
+    const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
     std::string out = "{\"loss\":" + result_json(loss) + ",\"grads\":{";
-    const std::vector<NamedParameter> params = s.module.parameters();
+    const std::vector<NamedParameter> params = module.parameters();
     for (size_t i = 0; i < params.size(); i++) {
         out += (i ? "," : "") + json_quote(params[i].name) + ":" + result_json(grads[i]);
     }
@@ -242,9 +239,10 @@ std::string evaluate_train(const json& request) {
                     std::to_string(lim::kMaxTrainWork) + "; use fewer steps or smaller sizes");
     }
     const int64_t records = (steps + record_every - 1) / record_every;
-    check_elements(records * s.weights_numel, "the recorded attention weights (raise record_every)");
+    checks::elements(records * s.weights_numel, "the recorded attention weights (raise record_every)");
 
-    std::vector<NamedParameter> named = s.module.parameters();
+    TrainableModule module = s.make(gen);
+    std::vector<NamedParameter> named = module.parameters();
     std::vector<Tensor*> params;
     for (const NamedParameter& p : named) params.push_back(p.value);
     std::vector<Tensor> grads;
@@ -252,7 +250,7 @@ std::string evaluate_train(const json& request) {
     for (int64_t step = 0; step < steps; step++) {
         const bool record = step % record_every == 0;
         Tensor attn_weights;
-        const Tensor loss = s.module.loss_and_grads(s.x, s.target, gen, grads, record ? &attn_weights : nullptr);
+        const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads, record ? &attn_weights : nullptr);
         // optimizer.zero_grad() zeroes .grad in place from the second step on; backward adds into it
         if (step > 0) {
             for (Tensor& g : grads)

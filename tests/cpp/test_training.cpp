@@ -209,6 +209,16 @@ TEST_CASE("grad and train refuse bad requests with a sentence", "[train][errors]
         big["target"].push_back(std::vector<float>(512, 0.0f));
     }
     CHECK_THAT(error_of(big), Catch::Contains("multiply-adds, more than the limit"));
+    // one grad is bounded by eval's rules for the module: 2048 tokens of d_out 512 need 2^32 and more
+    json long_grad = v2;
+    long_grad["d_out"] = 512;
+    long_grad["x"] = json::array();
+    long_grad["target"] = json::array();
+    for (int t = 0; t < 2048; t++) {
+        long_grad["x"].push_back({0});
+        long_grad["target"].push_back(std::vector<int>(512, 0));
+    }
+    CHECK_THAT(error_of(long_grad), Catch::Contains("multiply-adds, more than the limit"));
 }
 
 TEST_CASE("SGD with momentum and Adam update as PyTorch's single-tensor loops do", "[train]") {
