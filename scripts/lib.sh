@@ -51,7 +51,8 @@ emscripten_env() {
 # over WebDriver BiDi) and WebKitGTK's MiniBrowser (libwebkit2gtk-4.1-0) under WebKitWebDriver
 # (webkit2gtk-driver, selenium-webdriver) on an Xvfb display; fonts for the page's text; Mesa's GL
 # drivers, which libwebkit2gtk-4.1-0 only recommends (ensure_packages skips recommends), for MiniBrowser on Xvfb.
-BROWSER_PACKAGES=(chromium firefox-esr webkit2gtk-driver libwebkit2gtk-4.1-0 libgl1-mesa-dri xvfb fonts-dejavu-core fonts-liberation)
+# python3: tests/browser/host.test.js parses every code cell of the page with Python's own parser.
+BROWSER_PACKAGES=(chromium firefox-esr webkit2gtk-driver libwebkit2gtk-4.1-0 libgl1-mesa-dri xvfb fonts-dejavu-core fonts-liberation python3)
 
 # start_webkit_driver: Xvfb on a free display and WebKitWebDriver on a free port, both stopped when
 # the calling script exits (even on failure). Exports ATTN_WEBKIT_DRIVER (the driver's URL), or, when

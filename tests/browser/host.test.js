@@ -89,9 +89,10 @@ test('every code cell is Python that parses', async () => {
   const cells = await page.locator('attention-lab code.language-python').evaluateAll((els) => els.map((el) => el.textContent));
   assert.ok(cells.length >= 30, `only ${cells.length} code cells`);
   assert.equal(await page.locator('attention-lab pre.code code:not(.language-python)').count(), 0);
-  const python = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : null;
-  if (python) {
-    const bad = JSON.parse(execFileSync(python, ['-c', `
+  // python3 comes with the browser packages (scripts/lib.sh): without it this check must fail, not pass
+  assert.ok(fs.existsSync('/usr/bin/python3'), 'this check needs /usr/bin/python3 (apt-get install python3)');
+  {
+    const bad = JSON.parse(execFileSync('/usr/bin/python3', ['-c', `
 import ast, json, sys
 bad = []
 for i, src in enumerate(json.load(sys.stdin)):
