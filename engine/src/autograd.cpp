@@ -58,12 +58,12 @@ Tensor run(SelfAttentionV1& m, const Tensor& x, const Tensor& target, Generator&
     return loss;
 }
 
-Tensor run(SelfAttentionV2& m, const Tensor& x, const Tensor& target, Generator&, std::vector<Tensor>& grads,
-           Tensor* attn_weights) {
-    AttentionTrace trace;
-    const Tensor out = m.forward(x, &trace);
+// SelfAttention_v2 and CausalAttention: Linear projections, one head; out is the forward's output.
+template <typename Module>
+Tensor linear_qkv_run(Module& m, const Tensor& x, const Tensor& out, const Tensor& target, const AttentionTrace& trace,
+                      bool causal, std::vector<Tensor>& grads, Tensor* attn_weights) {
     Tensor loss = mse_loss(out, target);
-    const QKVGrads g = attention_backward(backward::mse_loss(out, target), trace, trace.keys.shape.back(), false);
+    const QKVGrads g = attention_backward(backward::mse_loss(out, target), trace, trace.keys.shape.back(), causal);
     grads.clear();
     append_linear(grads, g.queries, x, m.W_query);
     append_linear(grads, g.keys, x, m.W_key);
@@ -72,18 +72,18 @@ Tensor run(SelfAttentionV2& m, const Tensor& x, const Tensor& target, Generator&
     return loss;
 }
 
+Tensor run(SelfAttentionV2& m, const Tensor& x, const Tensor& target, Generator&, std::vector<Tensor>& grads,
+           Tensor* attn_weights) {
+    AttentionTrace trace;
+    const Tensor out = m.forward(x, &trace);
+    return linear_qkv_run(m, x, out, target, trace, false, grads, attn_weights);
+}
+
 Tensor run(CausalAttention& m, const Tensor& x, const Tensor& target, Generator& gen, std::vector<Tensor>& grads,
            Tensor* attn_weights) {
     AttentionTrace trace;
     const Tensor out = m.forward(x, gen, &trace);
-    Tensor loss = mse_loss(out, target);
-    const QKVGrads g = attention_backward(backward::mse_loss(out, target), trace, trace.keys.shape.back(), true);
-    grads.clear();
-    append_linear(grads, g.queries, x, m.W_query);
-    append_linear(grads, g.keys, x, m.W_key);
-    append_linear(grads, g.values, x, m.W_value);
-    if (attn_weights) *attn_weights = trace.softmax_weights;
-    return loss;
+    return linear_qkv_run(m, x, out, target, trace, true, grads, attn_weights);
 }
 
 Tensor run(MultiHeadAttention& m, const Tensor& x, const Tensor& target, Generator& gen, std::vector<Tensor>& grads,

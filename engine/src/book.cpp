@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "attn/autograd.h"
 #include "attn/format.h"
 #include "attn/generator.h"
 #include "attn/limits.h"
@@ -39,13 +40,6 @@ struct Recorder {
         }
     }
 };
-
-// A non-trainable copy, like W.data or nn.Parameter(..., requires_grad=False).
-Tensor detached(Tensor t) {
-    t.requires_grad = false;
-    t.grad_fn.clear();
-    return t;
-}
 
 }  // namespace
 
@@ -145,8 +139,8 @@ void part_step_by_step(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds
     const Tensor x_2 = row(inputs, 1);
     gen.manual_seed(seeds(123));
     const SelfAttentionV1 weights(d_in, d_out, gen);  // the same three torch.rand draws
-    const Tensor W_query = detached(weights.W_query), W_key = detached(weights.W_key),
-                 W_value = detached(weights.W_value);
+    const Tensor W_query = detach(weights.W_query), W_key = detach(weights.W_key),
+                 W_value = detach(weights.W_value);
     rec.tensor("3.4.1/W_query", W_query);
     rec.tensor("3.4.1/W_key", W_key);
     rec.tensor("3.4.1/W_value", W_value);
@@ -181,7 +175,7 @@ void part_classes(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seed
     gen.manual_seed(seeds(789));
     const SelfAttentionV2 sa_v2(d_in, d_out, false, gen);
     rec.tensor("3.4.2/sa_v2", sa_v2.forward(inputs));
-    rec.tensor("3.4.2/sa_v2.W_query.weight", detached(sa_v2.W_query.weight));
+    rec.tensor("3.4.2/sa_v2.W_query.weight", detach(sa_v2.W_query.weight));
 
     // Exercise 3.1: v2's weights, transposed, moved into v1 give the same output
     sa_v1.W_query = transpose_2d(sa_v2.W_query.weight).as_parameter();
