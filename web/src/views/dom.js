@@ -1,6 +1,8 @@
 // The drawing views' one DOM helper: elements from tag, attributes and children, built with DOM APIs
 // only (never innerHTML), so a learner's words can never become markup. SVG elements get the SVG namespace.
 
+import { nextTask } from '../tasks.js';
+
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 function build(el, props, children) {
@@ -57,4 +59,69 @@ export function onResize(node, fn) {
   });
   observer.observe(node);
   return observer;
+}
+
+// Layout reads batched after an update's writes. A size read between writes makes the browser lay the
+// page out again, once per view; every job queued in one synchronous pass (an update of every section)
+// instead reads in a row, one layout for the lot, and then writes. Runs before the pass's promise
+// settles for anyone awaiting it. node: what the job measures (the latest job per node counts).
+let pending = null;
+export function measureThenWrite(read, write, node) {
+  const region = node && skippedRegionOf(node);
+  if (region) { later(region, node, { read, write }); return; }
+  if (!pending) { pending = []; queueMicrotask(() => { const jobs = pending; pending = null; run(jobs); }); }
+  pending.push({ read, write });
+}
+function run(jobs) {
+  const seen = jobs.map((job) => job.read());
+  jobs.forEach((job, i) => job.write(seen[i]));
+}
+
+// A region with content-visibility: auto that is off screen is neither styled nor laid out; a size
+// read inside it lays it out. So its reads wait: for the browser to render it again (its
+// contentvisibilityautostatechange event), or for a task of their own after the frame, one region per
+// task, so an edit's frame lays out only what is on screen. In a browser without the event, nothing
+// waits.
+const skipped = new Set();
+const deferred = new Map();   // region -> Map(node -> latest job)
+let draining = null;
+export function skipWhileOffScreen(region) {
+  region.addEventListener('contentvisibilityautostatechange', (e) => {
+    if (e.skipped) { skipped.add(region); return; }
+    skipped.delete(region);
+    const jobs = deferred.get(region);
+    deferred.delete(region);
+    if (jobs) for (const [node, job] of jobs) measureThenWrite(job.read, job.write, node);
+  });
+}
+function skippedRegionOf(node) {
+  if (!skipped.size) return null;
+  for (let n = node; n; n = n.parentNode) if (skipped.has(n)) return n;
+  return null;
+}
+function later(region, node, job) {
+  if (!deferred.has(region)) deferred.set(region, new Map());
+  deferred.get(region).set(node, job);
+  draining ||= (async () => {
+    while (deferred.size) {
+      await nextTask();
+      const next = deferred.entries().next();
+      if (next.done) break;
+      const [region, jobs] = next.value;
+      deferred.delete(region);
+      run([...jobs.values()]);
+    }
+    draining = null;
+  })();
+}
+// Resolves when no read waits any more (the page's updateComplete includes it).
+export const measuresSettled = () => draining || Promise.resolve();
+
+// Once per synchronous pass: the same computed-style read, shared by every view of the pass (a custom
+// property read after writes recalculates the page's style, and a page has dozens of views).
+let perPass = null;
+export function oncePerPass(key, read) {
+  if (!perPass) { perPass = new Map(); queueMicrotask(() => { perPass = null; }); }
+  if (!perPass.has(key)) perPass.set(key, read());
+  return perPass.get(key);
 }

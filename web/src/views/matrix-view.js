@@ -2,7 +2,7 @@
 // full value on hover and focus. Every cell carries data-row, data-col (from 0) and data-value (the
 // engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
 // It draws what it is given: no engine calls, no number it did not receive.
-import { el, setAttr, setText, uid, onResize } from './dom.js';
+import { el, setAttr, setText, uid, onResize, measureThenWrite } from './dom.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 
@@ -58,37 +58,44 @@ export function matrixView(data, options = {}) {
   let labelEm = 3;
   let lastWidth = 0;
   let lastFitKey = '';
-  let cornerText = null;
+  let needsFit = false;   // the labels or widths changed since the last fit
 
-  function build(r, c) {
-    rows = r; cols = c;
-    // the corner names both axes for screen readers ("token \ dimension"); on screen it stays empty
-    cornerText = document.createTextNode('');
-    const headRow = el('tr', { role: 'row' }, el('th', { scope: 'col', role: 'columnheader', class: 'mv-corner' }, el('span', { class: 'vh' }, cornerText)));
-    colHeads = Array.from({ length: cols }, (_, j) => {
-      const th = el('th', { scope: 'col', role: 'columnheader', class: 'mv-col', 'data-col': j });
+  // The grid's rows, head cells and cells, grown or shrunk in place to r × c: a new shape keeps the
+  // cells it shares with the old one (their text, colour and focus), so a change of d_out stays cheap.
+  // The corner names both axes for screen readers ("token \ dimension"); on screen it stays empty.
+  const cornerText = document.createTextNode('');
+  const headRow = el('tr', { role: 'row' }, el('th', { scope: 'col', role: 'columnheader', class: 'mv-corner' }, el('span', { class: 'vh' }, cornerText)));
+  const tbody = el('tbody');
+  table.append(el('thead', null, headRow), tbody);
+  const rowLines = [];
+  const cellTemplate = el('td', { role: 'gridcell', class: 'mv-cell', tabindex: '-1' }, el('span', { class: 'mv-v', 'aria-hidden': 'true' }));
+  function newCell(i, j) {
+    const td = cellTemplate.cloneNode(true);
+    td.dataset.row = i; td.dataset.col = j;
+    const text = document.createTextNode('');
+    td.firstChild.append(text);
+    return { td, text, value: NaN, valueText: '', shown: '', label: '', masked: false, bg: '' };
+  }
+  function resize(r, c) {
+    while (colHeads.length < c) {
+      const th = el('th', { scope: 'col', role: 'columnheader', class: 'mv-col', 'data-col': colHeads.length });
       headRow.append(th);
-      return th;
-    });
-    rowHeads = [];
-    cells = [];
-    const tbody = el('tbody');
-    for (let i = 0; i < rows; i++) {
-      const tr = el('tr', { role: 'row' });
-      const th = el('th', { scope: 'row', role: 'rowheader', class: 'mv-row', 'data-row': i });
-      rowHeads.push(th);
-      tr.append(th);
-      const line = [];
-      for (let j = 0; j < cols; j++) {
-        const text = document.createTextNode('');
-        const td = el('td', { role: 'gridcell', class: 'mv-cell', 'data-row': i, 'data-col': j, tabindex: '-1' }, el('span', { class: 'mv-v', 'aria-hidden': 'true' }, text));
-        tr.append(td);
-        line.push({ td, text, value: NaN, valueText: '', masked: false, bg: '' });
-      }
-      cells.push(line);
-      tbody.append(tr);
+      colHeads.push(th);
     }
-    table.replaceChildren(el('thead', null, headRow), tbody);
+    while (colHeads.length > c) colHeads.pop().remove();
+    while (rowLines.length > r) { rowLines.pop().remove(); rowHeads.pop(); cells.pop(); }
+    for (let i = 0; i < r; i++) {
+      if (i === rowLines.length) {
+        const th = el('th', { scope: 'row', role: 'rowheader', class: 'mv-row', 'data-row': i });
+        const tr = el('tr', { role: 'row' }, th);
+        tbody.append(tr);
+        rowLines.push(tr); rowHeads.push(th); cells.push([]);
+      }
+      const line = cells[i];
+      while (line.length > c) line.pop().td.remove();
+      while (line.length < c) { const cell = newCell(i, line.length); rowLines[i].append(cell.td); line.push(cell); }
+    }
+    rows = r; cols = c;
     active = { row: Math.min(active.row, rows - 1), col: Math.min(active.col, cols - 1) };
     cells[active.row][active.col].td.tabIndex = 0;
     lastWidth = 0;
@@ -111,7 +118,7 @@ export function matrixView(data, options = {}) {
     let refocus = null;
     if (r !== rows || c !== cols) {
       if (focused) refocus = { row: Math.min(focused.row, r - 1), col: Math.min(focused.col, c - 1) };
-      build(r, c);
+      resize(r, c);
     }
     rowLabels = Array.from({ length: rows }, (_, i) => labelFor(next.rowLabels, i, (k) => String(k + 1)));
     colLabels = Array.from({ length: cols }, (_, j) => labelFor(next.colLabels, j, (k) => String(k + 1)));
@@ -136,12 +143,14 @@ export function matrixView(data, options = {}) {
         const valueText = masked ? '0' : (next.texts && next.texts[k] != null ? String(next.texts[k]) : shortestFloat32(v));
         const shown = masked ? '' : fixed(v, decimals);
         widest = Math.max(widest, shown.length);
-        cell.value = v; cell.valueText = valueText; cell.masked = masked;
-        setText(cell.text, shown);
-        setAttr(cell.td, 'data-value', valueText);
+        cell.value = v;
+        // the DOM is written only where something changed (the last written values live on the cell)
+        if (shown !== cell.shown) { cell.shown = shown; cell.text.data = shown; }
+        if (valueText !== cell.valueText) { cell.valueText = valueText; cell.td.setAttribute('data-value', valueText); }
         // the name starts with the text shown in the cell (WCAG 2.5.3, label in name), then says where it is
-        setAttr(cell.td, 'aria-label', `${shown ? `${shown}, ` : ''}${name} ${rowName} ${rowLabels[i]}, ${colName} ${colLabels[j]}: ${masked ? 'masked, 0' : valueText}`);
-        cell.td.classList.toggle('mv-masked', masked);
+        const label = `${shown ? `${shown}, ` : ''}${name} ${rowName} ${rowLabels[i]}, ${colName} ${colLabels[j]}: ${masked ? 'masked, 0' : valueText}`;
+        if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
+        if (masked !== cell.masked) { cell.masked = masked; cell.td.classList.toggle('mv-masked', masked); }
         const rgb = masked ? null : scale.rgb(v);
         const bg = rgb ? cssRgb(rgb) : '';
         if (bg !== cell.bg) {
@@ -158,18 +167,21 @@ export function matrixView(data, options = {}) {
     if (next.print != null) { setText(printEl, next.print); printEl.hidden = false; } else printEl.hidden = true;
     // re-fit only when what decides the fit changed: an edit of values alone reads no layout
     const fitKey = `${rows}×${cols}|${widest}|${rowLabels.join('\u0000')}|${colLabels.join('\u0000')}`;
-    if (fitKey !== lastFitKey) { lastFitKey = fitKey; layout(true); }
+    if (fitKey !== lastFitKey) { lastFitKey = fitKey; needsFit = true; layout(); }
     if (hovered || focused) showTip(focused || hovered);
     if (refocus) focusCell(refocus.row, refocus.col);
   }
 
   // Fits the width it has: cells shrink, then their text gets smaller, then only the colour and the
   // tooltip remain; labels abbreviate. Run on resize (ResizeObserver) and after an update.
-  function layout(force) {
-    const width = root.clientWidth;
-    if (!width || (!force && width === lastWidth)) return;
+  function layout() {
+    measureThenWrite(() => ({ width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }),
+      ({ width, fontPx }) => fit(width, fontPx), root);
+  }
+  function fit(width, fontPx) {
+    if (!width || (!needsFit && width === lastWidth)) return;
     lastWidth = width;
-    const fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;
+    needsFit = false;
     const chars = Number(root.style.getPropertyValue('--mv-chars')) || 6;
     const labelPx = Math.min(labelEm * fontPx, width * 0.3);
     const cellPx = (width - labelPx) / cols;
@@ -301,7 +313,7 @@ export function matrixView(data, options = {}) {
     if (marked.length) root.setAttribute('data-highlighted', '');
   }
 
-  onResize(root, () => layout(false));
+  onResize(root, () => layout());
   update(data);
   return {
     el: root,
