@@ -41,8 +41,11 @@ function cssColorRgb(text) {
   return /^#[0-9a-f]{6}$/i.test(hex) && hex !== '#000001' ? rgbOf(hex) : null;
 }
 // The --attention-lab-heat-* stops set on (or inherited by) node: read once per update pass and root.
+// Read from the shadow root's host, where they are set or inherited: a host whose own style is clean
+// costs no style pass even while the views inside it have just been written.
 export function themedStops(node) {
-  return oncePerPass(node.getRootNode(), () => readStops(node));
+  const root = node.getRootNode();
+  return oncePerPass(root, () => readStops(root.host || node));
 }
 function readStops(node) {
   const style = getComputedStyle(node);
