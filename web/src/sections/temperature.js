@@ -14,7 +14,9 @@ function build(ctx) {
   const { el, body } = sectionFrame('temperature', 'Feel the scaling: a temperature slider');
   const sliderId = uid('temp'), helpId = uid('temp-help');
   const slider = h('input', { type: 'range', id: sliderId, min: String(-2 * T_STEPS_PER_DECADE), max: String(2 * T_STEPS_PER_DECADE), step: '1',
-    'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks') });
+    'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks'),
+    // the visible label's math and value would make a name ending in ':' (the value is in aria-valuetext)
+    'aria-label': 'Temperature T' });
   const marks = h('datalist', { id: slider.getAttribute('list') });
   const tText = h('output', { for: sliderId, class: 'tvalue' });
   const weightsText = h('output', { class: 'weights-text', 'data-testid': 'temperature-weights', 'aria-live': 'off' });
