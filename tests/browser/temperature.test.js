@@ -3,7 +3,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, nativeEval } = require('./helpers');
+const { CELLS, launch, startServer, newPage, waitForLab, nativeEval, nativeContext } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -14,14 +14,6 @@ const scores2 = CELLS.get('3.4.1/attn_scores_2').values;
 const expected = (T) => nativeEval({ op: 'softmax', x: scores2, temperature: T }).values.map((v) => v.toFixed(4)).join(' ');
 const weights = (page) => page.locator('[data-testid=temperature-weights]').textContent();
 const slider = (page) => page.locator('[data-testid=temperature-slider]');
-
-const rows = (c) => Array.from({ length: c.shape[0] }, (_, i) => c.values.slice(i * c.shape[1], (i + 1) * c.shape[1]));
-// z(2) under T by the native CLI: softmax(ω2 / T) times values = inputs @ W_value, every step the CLI's.
-function nativeContext(T) {
-  const values = nativeEval({ op: 'matmul', a: rows(CELLS.get('inputs')), b: rows(CELLS.get('3.4.1/W_value')) });
-  const w = nativeEval({ op: 'softmax', x: scores2, temperature: T }).values;
-  return nativeEval({ op: 'matmul', a: [w], b: rows(values) }).values;
-}
 
 async function open(section = 'all') {
   const { page, problems } = await newPage(browser.context);
