@@ -52,14 +52,14 @@ test('section="temperature" alone: starts with its heading, shows the scores it 
     const section = root.querySelector('[data-section=temperature]');
     const heading = section.querySelector('h2');
     const footer = root.querySelector('[data-testid=engine-footer]');
-    const style = getComputedStyle(section);
+    const ruled = (el) => { const style = getComputedStyle(el); return style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) > 0; };
     return {
-      gap: heading.getBoundingClientRect().top - host.top,
-      rule: style.borderTopStyle !== 'none' && parseFloat(style.borderTopWidth) > 0,
+      gap: heading.getBoundingClientRect().top - host.top + parseFloat(getComputedStyle(heading).paddingTop),
+      rule: ruled(section) || ruled(heading),
       footerSize: parseFloat(getComputedStyle(footer).fontSize), bodySize: parseFloat(getComputedStyle(section.querySelector('p')).fontSize),
     };
   });
-  assert.ok(r.gap < 40, `the heading starts ${r.gap} px below the element's top`);
+  assert.ok(r.gap < 12, `the heading's text starts ${r.gap} px below the element's top`);
   assert.equal(r.rule, false, 'no rule above a section that stands alone');
   assert.ok(r.footerSize < r.bodySize, `the engine line (${r.footerSize} px) is smaller than the text (${r.bodySize} px)`);
   assert.match(await page.locator('[data-testid=temperature-scores]').textContent(), /^\[1\.2705, 1\.8524/);
