@@ -93,3 +93,31 @@ test('z(2) under T is the engine\'s softmax(ω2 / T) · values at T = 0.01, √2
   assert.notEqual(await at(), before, 'the point moves with T');
   assert.deepEqual(problems, []);
 });
+
+test('linked: a bar or a weight of the map outlines bar j, α₂ⱼ and v(j) on the plane, and writes out its share of z(2)', async () => {
+  const { page, problems } = await open('temperature');
+  const marked = () => page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=temperature]');
+    const at = (sel) => [...root.querySelectorAll(sel)].map((n, k) => (n.hasAttribute('data-hl') ? k : -1)).filter((k) => k >= 0);
+    return { bars: at('.bar-col'), spokes: at('.plot-spoke'), points: at('.plot-point'),
+      map: [...root.querySelectorAll('[data-testid=temperature-heatmap] td[data-hl]')].map((td) => `${td.dataset.row},${td.dataset.col}`) };
+  });
+  const share = page.locator('[data-testid=temperature-share]');
+  // the share the page writes: α₂ⱼ times v(j), both the engine's (α₂ⱼ is the weights line's, v(j) the native CLI's)
+  const want = async (j) => {
+    const a = Number((await weights(page)).split(' ')[j]);
+    const v = nativeEval({ op: 'matmul', a: [CELLS.get('inputs').values.slice(3 * j, 3 * j + 3)], b: [0, 1, 2].map((i) => CELLS.get('3.4.1/W_value').values.slice(2 * i, 2 * i + 2)) }).values;
+    return v.map((x) => (a * x).toFixed(4));
+  };
+  assert.equal(await share.isVisible(), false, 'no share before anything is pointed at');
+  await page.locator('[data-section=temperature] .bar-col').nth(2).hover();
+  assert.deepEqual(await marked(), { bars: [2], spokes: [2], points: [2], map: ['1,2'] });
+  assert.match(await share.textContent(), new RegExp(`^“starts” \\(j = 3\\): α₂ⱼ · v⁽ʲ⁾ = 0\\.2199 · \\[0\\.3879, 0\\.9831\\] ≈ \\[${(await want(2)).join(', ').replace(/\./g, '\\.')}\\], its share of z⁽²⁾ = \\[0\\.3061, 0\\.8210\\]$`));
+  await page.mouse.move(0, 0);
+  assert.deepEqual(await marked(), { bars: [], spokes: [], points: [], map: [] });
+  // focus on the map's weight (query 2, key 5): the same links
+  await page.locator('[data-testid=temperature-heatmap] td[data-row="1"][data-col="4"]').focus();
+  assert.deepEqual(await marked(), { bars: [4], spokes: [4], points: [4], map: ['1,4'] });
+  assert.match(await share.textContent(), new RegExp(`^“one” \\(j = 5\\): .* ≈ \\[${(await want(4)).join(', ').replace(/\./g, '\\.')}\\]`));
+  assert.deepEqual(problems, []);
+});
