@@ -33,6 +33,22 @@ test('default is √d_k and shows the book\'s attn_weights_2', async () => {
   assert.deepEqual(problems, []);
 });
 
+test('T = 1 is marked "unscaled" at its place on the track, and √d_k at its own', async () => {
+  const { page, problems } = await open('temperature');
+  const marks = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=temperature]');
+    const slider = root.querySelector('[data-testid=temperature-slider]');
+    const track = slider.getBoundingClientRect();
+    const at = (text) => { const m = [...root.querySelectorAll('.mark')].find((el) => el.textContent.includes(text)); return m && (m.getBoundingClientRect().left - track.left) / track.width; };
+    return { unscaled: at('T=1 (unscaled)'), sqrt: at('√d_k'), options: [...slider.list.options].map((o) => `${o.value}:${o.label}`) };
+  });
+  // positions are log10(T) in hundredths from -200 to 200: T = 1 is the middle, √2 a little right of it
+  assert.ok(Math.abs(marks.unscaled - 0.5) < 0.03, `"T=1 (unscaled)" sits at ${marks.unscaled} of the track`);
+  assert.ok(marks.sqrt > 0.4 && marks.sqrt < 0.55, `"√d_k" sits at ${marks.sqrt} of the track`);
+  assert.deepEqual(marks.options, ['15:√d_k', '0:T = 1 (unscaled)']);
+  assert.deepEqual(problems, []);
+});
+
 test('both ends: T = 0.01 is a step function, T = 100 is uniform; numbers equal the engine\'s', async () => {
   const { page, problems } = await open('temperature');
   await slider(page).focus();
