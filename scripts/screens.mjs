@@ -19,6 +19,18 @@ async function shootSection(page, id, file) {
   await page.screenshot({ path: path.join(OUT, file) });
 }
 
+// The drawing around a view (its row of maps), scrolled to the top of the screen, twice as above.
+async function shootView(page, testid, file) {
+  for (let i = 0; i < 2; i++) {
+    await page.evaluate((t) => {
+      const view = document.querySelector('attention-lab').shadowRoot.querySelector(`[data-testid=${t}]`);
+      (view.closest('.matrices') || view).scrollIntoView({ block: 'start' });
+    }, testid);
+    await page.waitForTimeout(300);
+  }
+  await page.screenshot({ path: path.join(OUT, file) });
+}
+
 const browser = await launch();
 const server = await startServer();
 try {
@@ -36,6 +48,8 @@ try {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(OUT, `${tag}-stepper.png`) });
     for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);
+    // §3.5's and §3.6's drawings: the greyed future, dropout's zeros and ×2, the heads side by side
+    for (const [testid, name] of [['causal-heatmap', 'causal-map'], ['dropout-heatmap', 'dropout'], ['head-1-heatmap', 'heads']]) await shootView(page, testid, `${tag}-${name}.png`);
     await page.close();
   }
 } finally {

@@ -67,6 +67,11 @@ test('axe-core, every rule: no serious or critical violation at 1280 px or at 39
       const wrong = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('pre, .math.display, .scroll')]
         .filter((el) => !el.closest('.mv') && (el.scrollWidth > el.clientWidth + 1) !== (el.tabIndex === 0)).map((el) => el.className));
       assert.deepEqual(wrong, []);
+      // and each shows a cue that it does: a shadow attached to its box's right edge, in sight before it is scrolled
+      const noCue = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('[data-scrolls]')]
+        .filter((el) => { const s = getComputedStyle(el); return !/gradient/.test(s.backgroundImage) || s.backgroundAttachment !== 'scroll' || !/100%/.test(s.backgroundPositionX); })
+        .map((el) => `${el.tagName.toLowerCase()}.${el.className}`));
+      assert.deepEqual(noCue, []);
     }
     assert.deepEqual(problems, []);
     await page.close();

@@ -23,6 +23,8 @@ test('the d_k control redraws the experiment with PyTorch\'s numbers; the conclu
   const control = experiment.locator('input').first();
   assert.equal(await control.getAttribute('min'), '2');
   assert.equal(await control.getAttribute('max'), '1024');
+  // it says how the engine draws q and k
+  assert.match(await page.locator('[data-section=why-sqrt-dk]').textContent(), /draws 8 random queries and 8 random keys of .* numbers each, every number uniform on \[−√3, √3\) \(mean 0, variance 1\), with torch\.rand after torch\.manual_seed\(123\)/);
   const print = page.locator('[data-testid=dk-print]');
   const expectPrint = (c) => [`tensor(${c.spread.toFixed(4)})`, c.weights_unscaled.print, c.weights_scaled.print].join('\n');
   assert.equal(await print.textContent(), expectPrint(caseAt(64)));

@@ -96,7 +96,7 @@ test('hovering a weight outlines the query, key and value rows it comes from and
   assert.deepEqual(problems, []);
 });
 
-test('§3.5 and §3.6 drawn: the causal map greys the future (data-value 0), dropout marks its zeros and ×2, heads side by side', async () => {
+test('§3.5 and §3.6 drawn: the causal map greys the future (data-value 0), dropout marks its zeros and ×2, heads side by side, no stray "null"', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
@@ -123,5 +123,20 @@ test('§3.5 and §3.6 drawn: the causal map greys the future (data-value 0), dro
   assert.equal(h2.length, 36);
   assert.notDeepEqual(h1.map((c) => c.value), h2.map((c) => c.value));
   assert.ok(h1.every((c) => c.j <= c.i || c.value === '0'));
+  // small multiples: at 1280 px the two heads sit side by side, on one row
+  const [b1, b2] = await page.evaluate(() => [1, 2].map((k) => {
+    const r = document.querySelector('attention-lab').shadowRoot.querySelector(`[data-testid=head-${k}-heatmap]`).getBoundingClientRect();
+    return { top: Math.round(r.top), left: r.left, right: r.right };
+  }));
+  assert.equal(b2.top, b1.top, 'the heads are on one row');
+  assert.ok(b2.left >= b1.right, 'head 2 is beside head 1');
+  // nothing the page draws is the text of a missing value ("null", "undefined", "NaN" alone)
+  const stray = await page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.querySelector('attention-lab').shadowRoot, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (/^\s*(null|undefined|NaN)\s*$/.test(n.data)) out.push(`${n.parentNode.nodeName}.${n.parentNode.className}: ${n.data}`);
+    return out;
+  });
+  assert.deepEqual(stray, []);
   assert.deepEqual(problems, []);
 });

@@ -1,14 +1,15 @@
 // The page in three engines: Chromium (playwright-core), Firefox ESR (puppeteer-core over WebDriver
 // BiDi) and WebKit (WebKitWebDriver + selenium-webdriver), all from Debian's packages. In each: the
 // golden prints are exact, the temperature slider goes from a step function to uniform, the scalar
-// fallback works, and nothing is reported as an error. An engine that cannot start fails loudly.
+// fallback works, issue 12's drawn page works (drawn cells, the stepper, z(2) under T, the causal map,
+// linked highlighting, focus, code cells, 390 px, the iframe), and nothing is reported as an error. An engine that cannot start fails loudly.
 // ATTN_ENGINES=firefox,webkit runs only those.
 'use strict';
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval } = require('./helpers');
+const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval, unparsablePython, rowsOf, nativeContext } = require('./helpers');
 const { startSuiteServer } = require('./engines/server');
 
 const ENGINES = {
@@ -27,6 +28,71 @@ const goldenWeights = (T) => weightsOf(CELLS.get(`slider/T=${T}`).values);
 const scores2 = CELLS.get('3.4.1/attn_scores_2').values;
 const nativeWeights = (T) => weightsOf(nativeEval({ op: 'softmax', x: scores2, temperature: T }).values);
 
+// §3.4's tensors by the native CLI, one request per step: q, k, v = x W; ω = q kᵀ; α = softmax(ω / √d_k); z = α v.
+let nativeTensors;
+function nativeStepByStep() {
+  if (nativeTensors) return nativeTensors;
+  const x = rowsOf(CELLS.get('inputs'));
+  const [queries, keys, values] = ['W_query', 'W_key', 'W_value'].map((w) => nativeEval({ op: 'matmul', a: x, b: rowsOf(CELLS.get(`3.4.1/${w}`)) }));
+  const keysT = Array.from({ length: keys.shape[1] }, (_, j) => rowsOf(keys).map((row) => row[j]));
+  const attn_scores = nativeEval({ op: 'matmul', a: rowsOf(queries), b: keysT });
+  const attn_weights = nativeEval({ op: 'softmax', x: rowsOf(attn_scores), temperature: Math.sqrt(keys.shape[1]) });
+  const context_vec = nativeEval({ op: 'matmul', a: rowsOf(attn_weights), b: rowsOf(values) });
+  nativeTensors = { queries, keys, values, attn_scores, attn_weights, context_vec };
+  return nativeTensors;
+}
+
+// In the page: the stepper's caption and what it outlines, as one comparable state.
+function stepperState() {
+  const s = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]');
+  return {
+    caption: s.querySelector('[data-testid=step-caption]').textContent,
+    hl: [...s.querySelectorAll('[data-hl]')].map((n) => `${n.closest('[data-matrix]').dataset.matrix}:${n.dataset.row ?? ''},${n.dataset.col ?? ''}:${n.dataset.hl}`).sort().join(' '),
+  };
+}
+
+// In the page: the rows of q, k, v and z that §3.4's linked highlighting outlines.
+function linkedRows() {
+  const root = document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=step-by-step]');
+  const of = (name) => [...new Set([...root.querySelectorAll(`[data-matrix=${name}] td[data-hl]`)].map((td) => td.dataset.row))].join();
+  return { q: of('queries'), k: of('keys'), v: of('values'), z: of('context_vec') };
+}
+
+// In the page: what sticks out of a screen width wide with no box around it that scrolls or clips
+// (that box is checked in its turn), and every box that hides part of its content without saying so
+// (overflow hidden or clip, no ellipsis). KaTeX's wide SVGs (√, arrows) are cut by such boxes on purpose.
+// Each section is measured on screen: off screen it is not laid out again (content-visibility: auto).
+// inFrame: the page is in iframe #f (a phone-wide frame, for an engine whose window cannot be so narrow).
+async function clippedAt(width, inFrame) {
+  const win = inFrame ? document.getElementById('f').contentWindow : window;
+  const { getComputedStyle, requestAnimationFrame } = win;
+  const root = win.document.querySelector('attention-lab').shadowRoot;
+  const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? requestAnimationFrame(tick) : done()); tick(); });
+  const name = (el) => `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? `.${el.className.trim().split(/\s+/).join('.')}` : ''}${el.dataset && el.dataset.testid ? `[${el.dataset.testid}]` : ''}`;
+  const out = [];
+  const measure = (el) => {
+    const r = el.getBoundingClientRect(), style = getComputedStyle(el);
+    if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') return;
+    if (r.right > width + 0.5 || r.left < -0.5) {
+      let box = el.parentElement;
+      while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
+      if (!box) out.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} px`);
+    }
+    // 1 px boxes are the visually hidden texts for screen readers
+    if (['hidden', 'clip'].includes(style.overflowX) && style.textOverflow !== 'ellipsis' && r.width > 1 && el.scrollWidth > el.clientWidth + 1) {
+      out.push(`${name(el)} hides ${el.scrollWidth - el.clientWidth} px of "${el.textContent.slice(0, 40)}"${el.closest('[data-matrix]') ? ` in ${el.closest('[data-matrix]').dataset.matrix}` : ''}`);
+    }
+  };
+  for (const el of root.querySelectorAll('*')) if (!el.closest('[data-section]')) measure(el);
+  for (const section of root.querySelectorAll('[data-section]')) {
+    section.scrollIntoView({ block: 'start' });
+    await frames(6);   // laid out, and the views refitted to their new width (a resize observed, then a frame)
+    for (const el of section.querySelectorAll('*')) measure(el);
+  }
+  win.scrollTo(0, 0);
+  return { out, scrollWidth: win.document.scrollingElement.scrollWidth };
+}
+
 // Every golden cell the page shows is PyTorch's print, character for character, and MUST_SHOW is shown.
 function assertGoldenCells(shown, where) {
   for (const id of MUST_SHOW) assert.ok(id in shown, `${where}: the page does not show cell ${id}`);
@@ -34,6 +100,8 @@ function assertGoldenCells(shown, where) {
   for (const id of golden) assert.equal(shown[id], cellLine(id), `${where}: cell ${id} differs from PyTorch's print`);
   return golden.length;
 }
+
+let chromiumCode = null;   // Chromium's code cells, when it ran first: the others must show the same text
 
 for (const name of chosen) {
   describe(name, () => {
@@ -52,6 +120,13 @@ for (const name of chosen) {
       if (driver) await driver.close();
       if (server) await server.close();
     });
+
+    // The full page, opened once for the checks that share it (each leaves it usable for the next).
+    const openPage = async () => {
+      if (driver.url === server.url) return;
+      await driver.open(server.url);
+      await driver.waitForLab();
+    };
 
     // Each check below is skipped when the browser did not start; this test then fails and says why.
     test(`${name} starts`, (t) => {
@@ -119,6 +194,158 @@ for (const name of chosen) {
       assert.equal(await driver.text('engine-footer'), 'Engine: WebAssembly scalar');
       assertGoldenCells(await driver.cells(), `${name}, scalar engine`);
       assert.equal(await driver.text('temperature-weights'), goldenWeights(1.41421));
+    });
+
+    check('drawn cells are the engine\'s: §3.4\'s q, k, v, scores, the 6×6 weights-heatmap and z equal the native CLI\'s', async () => {
+      await openPage();
+      const want = nativeStepByStep();
+      for (const [matrix, selector] of [['queries'], ['keys'], ['values'], ['attn_scores'], ['attn_weights', '[data-testid=weights-heatmap]'], ['context_vec']]) {
+        const cells = await driver.read(`${selector || `[data-section=step-by-step] [data-matrix=${matrix}]`} td.mv-cell`, ['data-row', 'data-col', 'data-value']);
+        const { shape, values } = want[matrix];
+        assert.equal(cells.length, values.length, `${matrix} draws every value`);
+        for (const c of cells) {
+          assert.equal(c['data-value'], String(values[c['data-row'] * shape[1] + Number(c['data-col'])]), `${matrix}[${c['data-row']}, ${c['data-col']}]`);
+        }
+      }
+    });
+
+    check('every code cell is Python that parses, the same text as in Chromium', async (t) => {
+      await openPage();
+      const code = (await driver.read('code.language-python')).map((c) => c.text);
+      assert.ok(code.length >= 30, `only ${code.length} code cells`);
+      assert.deepEqual(unparsablePython(code), []);
+      if (name === 'chromium') chromiumCode = code;
+      else if (chromiumCode) assert.deepEqual(code, chromiumCode);
+      else t.diagnostic('Chromium did not run before it, so the code cells are not compared with Chromium\'s');
+    });
+
+    check('z⁽²⁾ under T is the native softmax(ω₂ / T) · values at T = √2, 0.01 and 100', async () => {
+      await openPage();
+      const z = async (T) => {
+        const want = nativeContext(T);
+        await driver.waitForText('temperature-context', `[${want.map((v) => v.toFixed(4)).join(', ')}]`);
+        const every = (await driver.attribute('temperature-context', 'data-values')).split(' ').map((v) => Math.fround(Number(v)));
+        assert.deepEqual(every, want.map(Math.fround), `z(2)'s every digit at T = ${T}`);
+      };
+      await driver.setValue('temperature-slider', 15);   // the position marked √d_k, which takes √2 exactly
+      await z(Math.SQRT2);
+      await driver.press('temperature-slider', 'Home');
+      await z(0.01);
+      await driver.press('temperature-slider', 'End');
+      await z(100);
+    });
+
+    check('the projection stepper writes out 1.8524 and [0.3061, 0.8210], and steps back by its buttons and by ← and →', async () => {
+      await openPage();
+      const state = () => driver.evaluate(stepperState);
+      for (let i = 0; i < 30 && (await driver.attribute('step-prev', 'aria-disabled')) !== 'true'; i++) await driver.click('step-prev');
+      assert.equal(await driver.attribute('step-caption', 'aria-live'), 'polite');
+      const states = [await state()];
+      for (let i = 0; i < 30 && (await driver.attribute('step-next', 'aria-disabled')) !== 'true'; i++) {
+        await driver.click('step-next');
+        states.push(await state());
+      }
+      const captions = states.map((s) => s.caption);
+      assert.ok(states.length >= 8, `${states.length} steps`);
+      assert.ok(captions.some((c) => /^ω₂₂ = q⁽²⁾ · k⁽²⁾ = 0\.4306·0\.4433 \+ 1\.4551·1\.1419 ≈ 1\.8524$/.test(c)), `no step writes out ω22: ${captions.join(' | ')}`);
+      assert.match(captions.at(-1), /z⁽²⁾ = \[0\.3061, 0\.8210\]$/);
+      await driver.click('step-prev');
+      assert.deepEqual(await state(), states.at(-2), 'step back by the button');
+      await driver.focus('[data-testid=step-prev]');
+      for (let i = states.length - 3; i >= 0; i--) {
+        await driver.pressKey('ArrowLeft');
+        assert.deepEqual(await state(), states[i], `← back to step ${i + 1}`);
+      }
+      await driver.pressKey('ArrowRight');
+      assert.deepEqual(await state(), states[1], '→ to step 2');
+    });
+
+    check('linked highlighting: hovering a weight, or focusing a score, outlines its q, k, v rows and its row of z', async () => {
+      await openPage();
+      await driver.hover('[data-testid=weights-heatmap] td[data-row="1"][data-col="4"]');
+      assert.deepEqual(await driver.evaluate(linkedRows), { q: '1', k: '4', v: '4', z: '1' });
+      await driver.focus('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="3"][data-col="2"]');
+      assert.deepEqual(await driver.evaluate(linkedRows), { q: '3', k: '2', v: '2', z: '3' });
+      const weight = await driver.read('[data-testid=weights-heatmap] td[data-row="3"][data-col="2"]', ['data-hl']);
+      assert.ok(weight[0]['data-hl'], 'the weight of the focused score is outlined too');
+    });
+
+    check('the causal heatmap greys the future: masked cells have data-value="0", the rest are the causal weights', async () => {
+      await openPage();
+      const cells = await driver.read('[data-testid=causal-heatmap] td.mv-cell', ['data-row', 'data-col', 'data-value', 'class']);
+      const golden = CELLS.get('3.5.1/attn_weights_causal').values;
+      assert.equal(cells.length, 36);
+      for (const c of cells) {
+        const i = Number(c['data-row']), j = Number(c['data-col']);
+        const masked = c.class.split(' ').includes('mv-masked');
+        assert.equal(masked, j > i, `cell ${i},${j} is ${masked ? '' : 'not '}greyed`);
+        if (j > i) assert.equal(c['data-value'], '0', `future cell ${i},${j}`);
+        else assert.equal(Math.fround(Number(c['data-value'])), Math.fround(golden[i * 6 + j]), `causal α[${i}, ${j}]`);
+      }
+    });
+
+    check('focus stays on "Corrupt this row", "Corrupt the shared inputs" and "Undo" while the section updates', async () => {
+      await openPage();
+      for (const button of ['Corrupt this row of attn_weights', 'Corrupt the shared inputs', 'Undo']) {
+        await driver.evaluate((text) => {
+          const root = document.querySelector('attention-lab').shadowRoot;
+          [...root.querySelectorAll('[data-section=batched] button')].find((b) => b.textContent === text).focus();
+          return true;
+        }, button);
+        await driver.pressKey('Enter');
+        await driver.settle();
+        assert.deepEqual(await driver.focused(), { testid: null, text: button, tag: 'button' });
+      }
+      assert.match(await driver.text('debug-verdict'), /Every row agrees/);
+    });
+
+    check('at 390 px nothing is clipped: only code, prints and wide math scroll, inside their own boxes', async (t) => {
+      await openPage();
+      try {
+        const size = await driver.viewport(390, 844);
+        const inFrame = size.width !== 390;
+        if (inFrame) {
+          // WebKitGTK's MiniBrowser window has a minimum width: the page in a 390 px iframe instead
+          t.diagnostic(`${name}'s window is at least ${size.width} px wide: the page is checked in a 390 px iframe`);
+          await driver.viewport(1280, 900);
+          await driver.open(`${server.iframeHostUrl}?src=index.html&width=390&height=844`);
+          await driver.waitFor(() => {
+            const doc = document.getElementById('f').contentDocument, lab = doc && doc.querySelector('attention-lab');
+            return Boolean(lab && lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer]'));
+          }, [], { what: 'the page in its 390 px frame' });
+          await driver.evaluate(() => document.getElementById('f').contentDocument.querySelector('attention-lab').updateComplete.then(() => true));
+        } else {
+          await driver.settle();
+        }
+        const { out, scrollWidth } = await driver.evaluate(clippedAt, 390, inFrame);
+        assert.deepEqual(out, [], 'clipped at 390 px');
+        assert.ok(scrollWidth <= 390, `the page is ${scrollWidth} px wide at 390`);
+        fs.mkdirSync(path.join(SCREENSHOTS, 'engines'), { recursive: true });
+        await driver.screenshot(path.join(SCREENSHOTS, 'engines', `${name}-390.png`));
+      } finally {
+        await driver.viewport(1280, 900);
+      }
+    });
+
+    check('the iframe of embed.html shrinks back when its content gets shorter (widened from 360 to 1100 px)', async () => {
+      await driver.open(server.iframeHostUrl);
+      await driver.waitFor(() => {
+        const doc = document.getElementById('f').contentDocument, lab = doc && doc.querySelector('attention-lab');
+        return Boolean(lab && lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=temperature-weights]'));
+      }, [], { what: 'the framed temperature section' });
+      // the height the frame settles at: the last one posted, the frame's own, unchanged for a second
+      const settled = () => driver.waitFor(() => {
+        const last = window.heights[window.heights.length - 1], frame = document.getElementById('f').getBoundingClientRect().height;
+        if (last === undefined || Math.abs(frame - last) >= 1) { window.since = null; return false; }
+        if (!window.since || window.since.height !== last) { window.since = { height: last, at: performance.now() }; return false; }
+        return performance.now() - window.since.at > 1000 && last;
+      }, [], { what: 'the frame\'s height to settle' });
+      const narrow = await settled();
+      await driver.evaluate(() => { window.since = null; document.getElementById('f').style.width = '1100px'; return true; });
+      const wide = await settled();
+      assert.ok(wide < narrow - 50, `the frame went from ${narrow} px to ${wide} px when widened`);
+      const content = await driver.evaluate(() => document.getElementById('f').contentDocument.querySelector('attention-lab').getBoundingClientRect().bottom);
+      assert.ok(wide >= content && wide - content < 40, `the frame (${wide} px) fits its content (${content} px)`);
     });
   });
 }

@@ -106,4 +106,29 @@ function nativeEval(request) {
   return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request) }).toString());
 }
 
-module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval };
+// The code cells (their texts) that python3's ast cannot parse, as [index, error, source]. python3 comes
+// with the browser packages (scripts/lib.sh): without it this must fail, not pass.
+function unparsablePython(sources) {
+  if (!fs.existsSync('/usr/bin/python3')) throw new Error('the code-cell parse check needs /usr/bin/python3 (apt-get install python3)');
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', `
+import ast, json, sys
+bad = []
+for i, src in enumerate(json.load(sys.stdin)):
+    try:
+        ast.parse(src)
+    except SyntaxError as e:
+        bad.append([i, str(e), src])
+print(json.dumps(bad))`], { input: JSON.stringify(sources) }).toString());
+}
+
+// A golden cell's values as rows (its shape's first dimension), as eval's requests take matrices.
+const rowsOf = (c) => Array.from({ length: c.shape[0] }, (_, i) => c.values.slice(i * c.shape[1], (i + 1) * c.shape[1]));
+
+// z(2) under T by the native CLI: softmax(ω2 / T) times values = inputs @ W_value, every step the CLI's.
+function nativeContext(T) {
+  const values = nativeEval({ op: 'matmul', a: rowsOf(CELLS.get('inputs')), b: rowsOf(CELLS.get('3.4.1/W_value')) });
+  const w = nativeEval({ op: 'softmax', x: CELLS.get('3.4.1/attn_scores_2').values, temperature: T }).values;
+  return nativeEval({ op: 'matmul', a: [w], b: rowsOf(values) }).values;
+}
+
+module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

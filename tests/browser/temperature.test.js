@@ -3,7 +3,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, nativeEval } = require('./helpers');
+const { CELLS, launch, startServer, newPage, waitForLab, nativeEval, nativeContext } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -14,14 +14,6 @@ const scores2 = CELLS.get('3.4.1/attn_scores_2').values;
 const expected = (T) => nativeEval({ op: 'softmax', x: scores2, temperature: T }).values.map((v) => v.toFixed(4)).join(' ');
 const weights = (page) => page.locator('[data-testid=temperature-weights]').textContent();
 const slider = (page) => page.locator('[data-testid=temperature-slider]');
-
-const rows = (c) => Array.from({ length: c.shape[0] }, (_, i) => c.values.slice(i * c.shape[1], (i + 1) * c.shape[1]));
-// z(2) under T by the native CLI: softmax(ω2 / T) times values = inputs @ W_value, every step the CLI's.
-function nativeContext(T) {
-  const values = nativeEval({ op: 'matmul', a: rows(CELLS.get('inputs')), b: rows(CELLS.get('3.4.1/W_value')) });
-  const w = nativeEval({ op: 'softmax', x: scores2, temperature: T }).values;
-  return nativeEval({ op: 'matmul', a: [w], b: rows(values) }).values;
-}
 
 async function open(section = 'all') {
   const { page, problems } = await newPage(browser.context);
@@ -38,6 +30,22 @@ test('default is √d_k and shows the book\'s attn_weights_2', async () => {
   // its accessible name contains "Temperature"
   const name = await slider(page).evaluate((el) => el.labels[0].textContent);
   assert.match(name, /Temperature/);
+  assert.deepEqual(problems, []);
+});
+
+test('T = 1 is marked "unscaled" at its place on the track, and √d_k at its own', async () => {
+  const { page, problems } = await open('temperature');
+  const marks = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=temperature]');
+    const slider = root.querySelector('[data-testid=temperature-slider]');
+    const track = slider.getBoundingClientRect();
+    const at = (text) => { const m = [...root.querySelectorAll('.mark')].find((el) => el.textContent.includes(text)); return m && (m.getBoundingClientRect().left - track.left) / track.width; };
+    return { unscaled: at('T=1 (unscaled)'), sqrt: at('√d_k'), options: [...slider.list.options].map((o) => `${o.value}:${o.label}`) };
+  });
+  // positions are log10(T) in hundredths from -200 to 200: T = 1 is the middle, √2 a little right of it
+  assert.ok(Math.abs(marks.unscaled - 0.5) < 0.03, `"T=1 (unscaled)" sits at ${marks.unscaled} of the track`);
+  assert.ok(marks.sqrt > 0.4 && marks.sqrt < 0.55, `"√d_k" sits at ${marks.sqrt} of the track`);
+  assert.deepEqual(marks.options, ['15:√d_k', '0:T = 1 (unscaled)']);
   assert.deepEqual(problems, []);
 });
 
@@ -99,5 +107,33 @@ test('z(2) under T is the engine\'s softmax(ω2 / T) · values at T = 0.01, √2
   await page.keyboard.press('End');
   await check(100);
   assert.notEqual(await at(), before, 'the point moves with T');
+  assert.deepEqual(problems, []);
+});
+
+test('linked: a bar or a weight of the map outlines bar j, α₂ⱼ and v(j) on the plane, and writes out its share of z(2)', async () => {
+  const { page, problems } = await open('temperature');
+  const marked = () => page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=temperature]');
+    const at = (sel) => [...root.querySelectorAll(sel)].map((n, k) => (n.hasAttribute('data-hl') ? k : -1)).filter((k) => k >= 0);
+    return { bars: at('.bar-col'), spokes: at('.plot-spoke'), points: at('.plot-point'),
+      map: [...root.querySelectorAll('[data-testid=temperature-heatmap] td[data-hl]')].map((td) => `${td.dataset.row},${td.dataset.col}`) };
+  });
+  const share = page.locator('[data-testid=temperature-share]');
+  // the share the page writes: α₂ⱼ times v(j), both the engine's (α₂ⱼ is the weights line's, v(j) the native CLI's)
+  const want = async (j) => {
+    const a = Number((await weights(page)).split(' ')[j]);
+    const v = nativeEval({ op: 'matmul', a: [CELLS.get('inputs').values.slice(3 * j, 3 * j + 3)], b: [0, 1, 2].map((i) => CELLS.get('3.4.1/W_value').values.slice(2 * i, 2 * i + 2)) }).values;
+    return v.map((x) => (a * x).toFixed(4));
+  };
+  assert.equal(await share.isVisible(), false, 'no share before anything is pointed at');
+  await page.locator('[data-section=temperature] .bar-col').nth(2).hover();
+  assert.deepEqual(await marked(), { bars: [2], spokes: [2], points: [2], map: ['1,2'] });
+  assert.match(await share.textContent(), new RegExp(`^“starts” \\(j = 3\\): α₂ⱼ · v⁽ʲ⁾ = 0\\.2199 · \\[0\\.3879, 0\\.9831\\] ≈ \\[${(await want(2)).join(', ').replace(/\./g, '\\.')}\\], its share of z⁽²⁾ = \\[0\\.3061, 0\\.8210\\]$`));
+  await page.mouse.move(0, 0);
+  assert.deepEqual(await marked(), { bars: [], spokes: [], points: [], map: [] });
+  // focus on the map's weight (query 2, key 5): the same links
+  await page.locator('[data-testid=temperature-heatmap] td[data-row="1"][data-col="4"]').focus();
+  assert.deepEqual(await marked(), { bars: [4], spokes: [4], points: [4], map: ['1,4'] });
+  assert.match(await share.textContent(), new RegExp(`^“one” \\(j = 5\\): .* ≈ \\[${(await want(4)).join(', ').replace(/\./g, '\\.')}\\]`));
   assert.deepEqual(problems, []);
 });

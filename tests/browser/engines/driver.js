@@ -21,10 +21,28 @@ const BY_TEST_ID = `(testId) => {
   return el;
 }`;
 
+// In the page: every element that matches a CSS selector, in the document and in every shadow root
+// (a selector does not cross a shadow boundary, so each part is matched inside one root).
+const ALL_BY_SELECTOR = `(selector) => {
+  const out = [];
+  const walk = (root) => {
+    out.push(...root.querySelectorAll(selector));
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) walk(el.shadowRoot);
+  };
+  walk(document);
+  return out;
+}`;
+const BY_SELECTOR = `(selector) => {
+  const el = (${ALL_BY_SELECTOR})(selector)[0];
+  if (!el) throw new Error('no element matches ' + selector);
+  return el;
+}`;
+
 // Subclasses implement:
 //   goto(url), run(expression) -> its JSON value (a promise is awaited), pressKey(key) on the focused
-//   element ('Home', 'End', 'ArrowLeft', 'ArrowRight', 'Enter', 'Tab'), clickAt(x, y) in viewport
-//   pixels, screenshotPng() -> Buffer, heardProblems() -> what the browser's console said, quit().
+//   element ('Home', 'End', 'ArrowLeft', 'ArrowRight', 'Enter', 'Tab'), clickAt(x, y) and moveTo(x, y)
+//   in viewport pixels, resize(width, height) of the viewport (as near as the engine can),
+//   screenshotPng() -> Buffer, heardProblems() -> what the browser's console said, quit().
 // recordsInPage: true when the engine cannot listen to the console and reads the recorder's buffer.
 class Driver {
   constructor(name, version) {
@@ -37,8 +55,10 @@ class Driver {
 
   async open(url) {
     if (this.recordsInPage) this.earlierProblems.push(...await this.recordedProblems());
+    this.url = null;   // until it has loaded
     await this.goto(url);
     this.opened = true;
+    this.url = url;
   }
 
   // fn runs in the page with args (JSON values); its result, awaited, comes back as JSON.
@@ -108,21 +128,67 @@ class Driver {
     return this.evaluate(collectCells);
   }
 
-  // A real pointer click on the middle of the element, scrolled into view first.
-  async click(testId) {
-    const { x, y } = await this.evaluate(`(testId) => {
-      const el = (${BY_TEST_ID})(testId);
+  // The middle of the first element that selector matches, in viewport pixels, scrolled into view first.
+  centerOf(selector) {
+    return this.evaluate(`(selector) => {
+      const el = (${BY_SELECTOR})(selector);
       el.scrollIntoView({ block: 'center', inline: 'center' });
       const r = el.getBoundingClientRect();
       return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
-    }`, testId);
+    }`, selector);
+  }
+
+  // A real pointer click on the middle of the element, scrolled into view first.
+  async click(testId) {
+    const { x, y } = await this.centerOf(`[data-testid="${testId}"]`);
     await this.clickAt(x, y);
+  }
+
+  // The pointer moved onto the middle of the first element that selector matches.
+  async hover(selector) {
+    const { x, y } = await this.centerOf(selector);
+    await this.moveTo(x, y);
   }
 
   // Focuses the element, then presses key on the keyboard.
   async press(testId, key) {
-    await this.evaluate(`(testId) => { (${BY_TEST_ID})(testId).focus(); return true; }`, testId);
+    await this.focus(`[data-testid="${testId}"]`);
     await this.pressKey(key);
+  }
+
+  focus(selector) {
+    return this.evaluate(`(selector) => { (${BY_SELECTOR})(selector).focus(); return true; }`, selector);
+  }
+
+  // The element that has keyboard focus, looking into shadow roots: its data-testid and its text.
+  focused() {
+    return this.evaluate(() => {
+      let el = document.activeElement;
+      while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+      return el ? { testid: el.getAttribute('data-testid'), text: el.textContent, tag: el.tagName.toLowerCase() } : null;
+    });
+  }
+
+  // For every element selector matches: its text and the named attributes (null when absent).
+  read(selector, attributes = []) {
+    return this.evaluate(`(selector, attributes) => (${ALL_BY_SELECTOR})(selector).map((el) => {
+      const out = { text: el.textContent };
+      for (const a of attributes) out[a] = el.getAttribute(a);
+      return out;
+    })`, selector, attributes);
+  }
+
+  async attribute(testId, name) {
+    const [el] = await this.read(`[data-testid="${testId}"]`, [name]);
+    if (!el) throw new Error(`${this.name}: no element has data-testid="${testId}"`);
+    return el[name];
+  }
+
+  // Resizes the viewport and waits two frames (ResizeObservers lay the views out); returns the
+  // viewport's width and height as the page sees them, which an engine may not make exact.
+  async viewport(width, height) {
+    await this.resize(width, height);
+    return this.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done({ width: innerWidth, height: innerHeight })))));
   }
 
   // Sets an input's value and fires input, as a learner's edit does.
@@ -166,6 +232,9 @@ class PageDriver extends Driver {
   run(expression) { return this.page.evaluate(expression); }
   pressKey(key) { return this.page.keyboard.press(key); }
   clickAt(x, y) { return this.page.mouse.click(x, y); }
+  moveTo(x, y) { return this.page.mouse.move(x, y); }
+  // playwright's page has setViewportSize, puppeteer's setViewport
+  resize(width, height) { return this.page.setViewportSize ? this.page.setViewportSize({ width, height }) : this.page.setViewport({ width, height }); }
   screenshotPng() { return this.page.screenshot(); }
   heardProblems() { return [...this.heard]; }
   quit() { return this.browser.close(); }

@@ -1,6 +1,6 @@
-// The cross-engine suite's server: build/web as it is, plus the problems control page, and, for a
-// driver that cannot hear the browser's console (WebKit), the recorder as the first script of every
-// page. A temporary copy of build/web holds the two rewritten pages; build/web is not touched (a copy,
+// The cross-engine suite's server: build/web as it is, plus the problems control page and an iframe
+// host, and, for a driver that cannot hear the browser's console (WebKit), the recorder as the first
+// script of every top-level page. A temporary copy of build/web holds the rewritten pages; build/web is not touched (a copy,
 // not links: web/serve.mjs serves nothing whose real path lies outside its root).
 'use strict';
 const fs = require('node:fs');
@@ -11,6 +11,7 @@ const { WEB, startServer } = require('../helpers');
 const PAGE = path.join(__dirname, 'page');
 const RECORDER = 'attention-lab-test-recorder.js';
 const CONTROL = 'problems-control.html';
+const IFRAME_HOST = 'iframe-host.html';   // one iframe: embed.html fitted to its posted heights, or ?src= at ?width=
 
 // page's <head> with the recorder as its first child, when asked for.
 function withRecorder(html, name) {
@@ -24,14 +25,16 @@ async function startSuiteServer({ recorder }) {
   for (const entry of fs.readdirSync(WEB)) {
     if (entry !== 'index.html') fs.cpSync(path.resolve(WEB, entry), path.join(root, entry), { recursive: true });
   }
-  const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8'), [CONTROL]: fs.readFileSync(path.join(PAGE, CONTROL), 'utf8') };
+  const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8') };
+  for (const name of [CONTROL, IFRAME_HOST]) pages[name] = fs.readFileSync(path.join(PAGE, name), 'utf8');
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);
-  fs.copyFileSync(path.join(PAGE, 'problems-control.js'), path.join(root, 'problems-control.js'));
+  for (const name of ['problems-control.js', 'iframe-host.js']) fs.copyFileSync(path.join(PAGE, name), path.join(root, name));
   if (recorder) fs.copyFileSync(path.join(PAGE, 'recorder.js'), path.join(root, RECORDER));
   const server = await startServer(root);
   return {
     url: server.url,
     controlUrl: `${server.url}${CONTROL}`,
+    iframeHostUrl: `${server.url}${IFRAME_HOST}`,
     async close() { await server.close(); fs.rmSync(root, { recursive: true, force: true }); },
   };
 }

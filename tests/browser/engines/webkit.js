@@ -41,6 +41,12 @@ class WebKitDriver extends Driver {
     return this.driver.actions().sendKeys(KEYS[key]).perform();
   }
   clickAt(x, y) { return this.driver.actions().move({ x, y, origin: Origin.VIEWPORT }).click().perform(); }
+  moveTo(x, y) { return this.driver.actions().move({ x, y, origin: Origin.VIEWPORT }).perform(); }
+  // WebDriver sizes the window, not the viewport: add what the window's frame takes.
+  async resize(width, height) {
+    const frame = await this.run('({ w: outerWidth - innerWidth, h: outerHeight - innerHeight })');
+    await this.driver.manage().window().setRect({ width: width + frame.w, height: height + frame.h });
+  }
   async screenshotPng() { return Buffer.from(await this.driver.takeScreenshot(), 'base64'); }
   heardProblems() { return []; }
   quit() { return this.driver.quit(); }

@@ -55,7 +55,7 @@ function build(ctx) {
       codeCell(`inputs = torch.tensor(${pyList(x.values, x.shape)})\nattn_weights = torch.tensor(${pyList(w.values, w.shape)})\nall_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)`,
         out.line, { cell: 'toy/all_context_vecs' }),
       para('Row two of attn_weights is ', list(rowOf(w, 1)), ', so it selects the second input token alone, giving ', list(rowOf(out, 1)), '. Row three is ', list(rowOf(w, 2)), ', so it blends all three inputs:'),
-      tex(`${mix} = ${list(rowOf(out, 2))}`, true));
+      tex(`\\begin{aligned}&${mix} \\\\ &= ${list(rowOf(out, 2))}\\end{aligned}`, true));   // two lines: a phone's width
   }
 
   // The batched rows next to the same vectors computed one token at a time; the learner can corrupt
@@ -81,11 +81,15 @@ function build(ctx) {
     const tbody = h('tbody', null, rows.map(([a, b], i) => {
       const same = a.print === b.print;
       if (!same) disagree++;
-      return h('tr', { class: same ? null : 'bad' }, h('th', { scope: 'row', text: `${i + 1} ${words[i]}` }),
-        h('td', null, h('code', { text: a.print })), h('td', null, h('code', { text: b.print })), h('td', { text: same ? '✓ yes' : '✗ no' }));
+      // data-label: each cell's column, written before it when a phone stacks the rows (element.css);
+      // the explicit roles keep the table a table for assistive technology once it is display: block
+      return h('tr', { class: same ? null : 'bad', role: 'row' }, h('th', { scope: 'row', role: 'rowheader', text: `${i + 1} ${words[i]}` }),
+        h('td', { role: 'cell', 'data-label': 'batched row' }, h('code', { text: a.print })), h('td', { role: 'cell', 'data-label': 'one token at a time' }, h('code', { text: b.print })),
+        h('td', { role: 'cell', 'data-label': 'agree?', text: same ? '✓ yes' : '✗ no' }));
     }));
-    const table = h('table', { class: 'compare' }, h('caption', { text: 'Row by row: batched vs one token at a time (to 4 decimals)' }),
-      h('thead', null, h('tr', null, ['token', 'batched row', 'one token at a time', 'agree?'].map((t) => h('th', { scope: 'col', text: t })))), tbody);
+    tbody.setAttribute('role', 'rowgroup');
+    const table = h('table', { class: 'compare', role: 'table' }, h('caption', { text: 'Row by row: batched vs one token at a time (to 4 decimals)' }),
+      h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, ['token', 'batched row', 'one token at a time', 'agree?'].map((t) => h('th', { scope: 'col', role: 'columnheader', text: t })))), tbody);
     const verdict = disagree === 0 ? 'Every row agrees: the batched product and the loop compute the same context vectors.'
       : disagree === 1 ? `Exactly one row disagrees, so look at that row of attn_weights: ${note}`
         : `${disagree} of ${n} rows disagree, so look at what they share: ${note}`;

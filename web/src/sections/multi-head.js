@@ -24,20 +24,21 @@ function build(ctx) {
     rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], legend: k === 2 }));
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
-  const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
+  const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output', hidden: true });
   const tokensSelect = h('select', { id: uid('mha-t') }, MHA_TOKENS.map((t) => h('option', { value: String(t), text: String(t), selected: t === 256 })));
   const runBtn = h('button', { type: 'button', 'data-testid': 'mha-run', text: 'Run in a Web Worker' });
   const runAllBtn = h('button', { type: 'button', 'data-testid': 'mha-run-all', text: `Run T = ${MHA_TOKENS.join(', ')}` });
   let worker = null, queue = [], busy = false;
   const times = new Map();
 
+  // the table and the print appear with the first time: before a run they would be empty bands
+  const timingTable = h('div', { class: 'scroll', hidden: true }, h('table', { class: 'compare', 'data-testid': 'mha-times' }, h('caption', { text: 'Forward time of MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) on torch.rand(1, T, 768)' }),
+    h('thead', null, h('tr', null, ['T', 'T²', 'time (ms)', 'vs T/2'].map((t) => h('th', { scope: 'col', text: t })))), timingRows));
   const timing = (h('div', { class: 'timing' }, h('h3', { text: 'Exercise 3.3 — GPT-2 small, live' }),
     para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, so doubling T roughly quadruples the attention part of the work.'),
     h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: 'Tokens T ' }), tokensSelect, runBtn, runAllBtn),
     timingStatus,
-    h('div', { class: 'scroll' }, h('table', { class: 'compare', 'data-testid': 'mha-times' }, h('caption', { text: 'Forward time of MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) on torch.rand(1, T, 768)' }),
-      h('thead', null, h('tr', null, ['T', 'T²', 'time (ms)', 'vs T/2'].map((t) => h('th', { scope: 'col', text: t })))), timingRows)),
-    timingOut));
+    timingTable, timingOut));
 
   function startWorker() {
     if (worker) return worker;
@@ -48,6 +49,7 @@ function build(ctx) {
       if (m.error) { timingStatus.textContent = `T = ${m.tokens}: ${m.error}`; queue = []; return; }
       times.set(m.tokens, m.ms);
       renderTimes();
+      timingOut.hidden = false;
       timingOut.textContent = `mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(mha(torch.rand(1, ${m.tokens}, 768)))\n${m.print}`;
       timingStatus.textContent = `T = ${m.tokens}: ${m.ms.toFixed(1)} ms for the forward pass.`;
       next();
@@ -65,6 +67,7 @@ function build(ctx) {
   }
   function renderTimes() {
     const sorted = [...times.keys()].sort((a, b) => a - b);
+    timingTable.hidden = sorted.length === 0;
     timingRows.replaceChildren(...sorted.map((t) => {
       const ms = times.get(t), half = times.get(t / 2);
       return h('tr', null, h('td', { text: String(t) }), h('td', { text: String(t * t) }), h('td', { 'data-testid': `mha-ms-${t}`, text: ms.toFixed(1) }),

@@ -21,6 +21,9 @@ const sup = (n) => String(n).replace(/\d/g, (d) => SUP[d]);
 const rowOf = (t, i) => t.values.slice(i * t.shape[1], (i + 1) * t.shape[1]);
 const colOf = (t, j) => Array.from({ length: t.shape[0] }, (_, i) => t.values[i * t.shape[1] + j]);
 const vec = (vals) => `[${vals.map(fixed4).join(', ')}]`;
+// A long sum as lines of KaTeX's aligned environment, two terms a line, so that it fits a phone:
+// "&= t1 + t2 \\ &\quad + t3 + t4 …" in TeX (the caller writes what comes before and after).
+const sumLines = (terms) => terms.map((t, j) => (j % 2 ? ` + ${t}` : `${j ? ' \\\\ &\\quad + ' : '&= '}${t}`)).join('');
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const dims = (n, stem) => range(n).map((j) => `${stem}${j + 1}`);
 // A view's data from an engine result: its values, their shortest texts and PyTorch's print.
@@ -120,7 +123,7 @@ function build(ctx) {
     const d_in = r('inputs').shape[1], dk = keys.shape[1];
     const k2 = keys.values.slice(dk, 2 * dk);
     const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
-    const dot = q2.values.map((q, j) => `${fixed4(q)}\\cdot ${fixed4(k2[j])}`).join(' + ');
+    const dot = q2.values.map((q, j) => `${fixed4(q)}\\cdot ${fixed4(k2[j])}`);
     const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
 
     const R = { inputs: r('inputs'), W_query: r('3.4.1/W_query'), W_key: r('3.4.1/W_key'), W_value: r('3.4.1/W_value'),
@@ -139,7 +142,7 @@ function build(ctx) {
 
     show(body,
       para('The simplified mechanism of §3.3 (rung 1, further down) had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
-      tex('q^{(i)} = x^{(i)} W_q \\qquad k^{(i)} = x^{(i)} W_k \\qquad v^{(i)} = x^{(i)} W_v', true),
+      tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
       para(`${dOutText}. Step through the computation of z(2) with Next and Back (or ← →): each step writes out its arithmetic and outlines its operands.`),
       place(walk.el),
       para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal, and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see the query, key and value it links and its row of z.'),
@@ -148,9 +151,9 @@ function build(ctx) {
       para('Although only ', ['$', 'z^{(2)}'], ` (for “${words[1]}”) is wanted, the query is matched against every token and retrieves from every token, so all keys and values are computed at once:`),
       codeCell('keys = inputs @ W_key\nvalues = inputs @ W_value\nprint("keys.shape:", keys.shape)', r('3.4.1/keys.shape').line, { cell: '3.4.1/keys.shape' }),
       h('h3', { text: 'From scores to scaled weights' }),
-      tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad\\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
+      tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
       para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
-      h('div', { 'data-testid': 'omega22' }, tex(`\\omega_{22} = q^{(2)}\\cdot k^{(2)} = ${dot} \\approx ${fixed4(omega22.values[0])}`, true)),
+      h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
       codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
       codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
       para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
@@ -159,7 +162,7 @@ function build(ctx) {
       codeCell('attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)\nprint(attn_weights_2)', weights2.line, { cell: '3.4.1/attn_weights_2' }),
       h('h3', { text: 'The context vector, now built from values' }),
       tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
-      h('div', { 'data-testid': 'z2' }, tex(`z^{(2)} = ${weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`).join(' + ')} = [${z2.values.map(fixed4).join(', ')}]`, true)),
+      h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
       para(`Note z(2) has ${z2.shape[0]} entries now (d_out = ${st.d_out}), not ${d_in} like the inputs.`),
       codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' }),
     );

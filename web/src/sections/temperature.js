@@ -14,7 +14,9 @@ function build(ctx) {
   const { el, body } = sectionFrame('temperature', 'Feel the scaling: a temperature slider');
   const sliderId = uid('temp'), helpId = uid('temp-help');
   const slider = h('input', { type: 'range', id: sliderId, min: String(-2 * T_STEPS_PER_DECADE), max: String(2 * T_STEPS_PER_DECADE), step: '1',
-    'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks') });
+    'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks'),
+    // the visible label's math and value would make a name ending in ':' (the value is in aria-valuetext)
+    'aria-label': 'Temperature T' });
   const marks = h('datalist', { id: slider.getAttribute('list') });
   const tText = h('output', { for: sliderId, class: 'tvalue' });
   const weightsText = h('output', { class: 'weights-text', 'data-testid': 'temperature-weights', 'aria-live': 'off' });
@@ -31,6 +33,8 @@ function build(ctx) {
     summary: 'The value vectors v(j) as labelled points and z(2) under T, their weighted mean, as a diamond; spokes are as thick as each weight.',
     x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });
   const planeNote = h('p', { class: 'hint', hidden: true });
+  // under the views, so that appearing it moves nothing the pointer is on
+  const shareText = h('p', { class: 'share', 'data-testid': 'temperature-share', 'aria-live': 'polite' });
   const barEls = [], valueEls = [], wordEls = [];
   let lastViewsKey = '';
   let userT = ctx.state.temperature ?? null;   // null: follow √d_k; set by the slider (or the temperature attribute)
@@ -56,13 +60,32 @@ function build(ctx) {
     h('p', { class: 'weights-line' }, tex('\\alpha_2 = '), ' [', weightsText, ']'),
     h('p', { class: 'weights-line' }, tex('z^{(2)} = \\alpha_2 \\cdot \\text{values} = '), contextText),
     regime, printOut,
-    h('div', { class: 'temperature-views' }, plane.el, planeNote, heat.el));
+    h('div', { class: 'temperature-views' }, plane.el, planeNote, heat.el), shareText);
   markLabels.append(
     h('span', { class: 'mark', style: `left:${pct(-200)}`, text: '0.01' }),
     h('span', { class: 'mark', style: `left:${pct(0)}`, text: '│ T=1 (unscaled)' }),
     h('span', { class: 'mark', style: `left:${pct(200)}`, text: '100' }));
   const sqrtMark = h('span', { class: 'mark sqrt' });
   sqrtLabel.append(sqrtMark);
+
+  // Linked highlighting: bar j, or a weight of the map in column j, outlines bar j, α₂ⱼ in the map and
+  // v⁽ʲ⁾ with its spoke on the plane, and writes out its share of z⁽²⁾ (redone when T changes).
+  let linked = -1, shown = null;   // shown: what the latest apply drew
+  function link(j) {
+    linked = j;
+    [...bars.children].forEach((col, k) => col.toggleAttribute('data-hl', k === j));
+    for (const sel of ['.plot-spoke', '.plot-point']) plane.el.querySelectorAll(sel).forEach((n, k) => n.toggleAttribute('data-hl', k === j));
+    if (j < 0 || !shown || j >= shown.w.length) { heat.clearHighlight(); setText(shareText, ''); return; }
+    heat.highlight({ cells: [[1, j]] });
+    const { w, values, z2, words } = shown, d = values.shape[1];
+    const v = values.values.slice(j * d, (j + 1) * d);
+    setText(shareText, `“${words[j]}” (j = ${j + 1}): α₂ⱼ · v⁽ʲ⁾ = ${fixed4(w[j])} · [${v.map(fixed4).join(', ')}] ≈ [${v.map((x) => fixed4(w[j] * x)).join(', ')}], its share of z⁽²⁾ = [${z2.map(fixed4).join(', ')}]`);
+  }
+  bars.addEventListener('pointerover', (e) => { const col = e.target.closest('.bar-col'); if (col) link([...bars.children].indexOf(col)); });
+  bars.addEventListener('pointerleave', () => link(-1));
+  heat.el.addEventListener('cellhover', (e) => link(e.detail.col));
+  heat.el.addEventListener('cellfocus', (e) => link(e.detail.col));
+  heat.el.addEventListener('cellleave', () => link(-1));
 
   // The learner's inputs changed: the same T (or √d_k for the new d_k), on the new scores.
   function update() { apply(); keyboardScroll(body); }
@@ -131,6 +154,8 @@ function build(ctx) {
     const zTexts = z2.map(String).join(' ');   // the engine's shortest texts, for anyone who needs every digit
     if (contextText.getAttribute('data-values') !== zTexts) contextText.setAttribute('data-values', zTexts);
     drawViews(D, words, dk, z2, values, w);
+    shown = { w, values, z2, words };
+    if (linked >= 0) link(linked);   // the share under the new T
     setText(tText, tLabel(T));
     const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
     if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);

@@ -47,7 +47,7 @@ export function matrixView(data, options = {}) {
   const legendEl = el('div', { class: 'mv-legend', 'aria-hidden': 'true' });
   // PyTorch's print may scroll sideways: a Tab stop (and a region name) so the keyboard can scroll it
   const printEl = el('pre', { class: 'out mv-print', hidden: true, tabindex: '0', role: 'region', 'aria-label': `${name}, as PyTorch prints it` });
-  root.append(head, body, legend ? legendEl : null, printEl);
+  root.append(head, body, ...(legend ? [legendEl] : []), printEl);   // append(null) would add the text "null"
 
   let rows = 0, cols = 0;
   let cells = [];          // cells[r][c] = {td, text (Text node), value, label}
