@@ -1,6 +1,8 @@
 // The Embind layer: the JS API of bindings/API.md as conversions between JS values and the engine's
-// C++ calls (attn/request.h, attn/book.h, attn/lab.h, attn/bench.h). No logic lives here, and no C++ exception
-// crosses into JS: the engine returns its errors as values.
+// C++ calls (attn/request.h, attn/book.h, attn/lab.h, attn/bench.h). No logic lives here.
+// Errors: every entry point answers its result, or for anything it cannot take an Error object
+// holding the engine's sentence, which bindings/loader.js throws. No C++ exception crosses into JS:
+// Emscripten 3.1.6 would hand JS only the exception's address (no message) and never free it.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -17,6 +19,9 @@
 using emscripten::val;
 
 namespace {
+
+// A failed call's answer: a JS Error with the sentence (the loader throws it; bindings/API.md).
+val failure(const std::string& sentence) { return val::global("Error").new_(sentence); }
 
 bool is_float32_array(const val& v) { return v.instanceof(val::global("Float32Array")); }
 
@@ -45,55 +50,58 @@ val shape_array(const attn::Shape& shape) {
 
 // --- the CLI's contract ---
 
-std::string eval_request(const val& json) {
+val answer(const attn::EvalResult& r) { return r.ok ? val(r.json) : failure(r.error); }
+
+val eval_request(const val& json) {
     if (!json.isString()) {
-        return "{\"error\":\"evalRequest takes the request as a JSON string, e.g. JSON.stringify({op: 'softmax', x: [1, 2]})\"}";
+        return failure("evalRequest takes the request as a JSON string, e.g. JSON.stringify({op: 'softmax', x: [1, 2]})");
     }
     // Checked before the text is copied into wasm memory (which never shrinks): a string of more
     // than the limit in UTF-16 units is more than the limit in UTF-8 bytes too.
-    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return attn::oversized_request_json();
-    return attn::eval_request(json.as<std::string>()).json;
+    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return answer(attn::oversized_request());
+    return answer(attn::eval_request(json.as<std::string>()));
 }
 
 // The page's data path: one call per section and update (attn/sections.h).
-std::string section_data(const val& json) {
+val section_data(const val& json) {
     if (!json.isString()) {
-        return "{\"error\":\"sectionData takes the request as a JSON string, e.g. JSON.stringify({section: 'temperature', inputs, d_out: 2})\"}";
+        return failure("sectionData takes the request as a JSON string, e.g. JSON.stringify({section: 'temperature', inputs, d_out: 2})");
     }
     if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) {
-        return attn::section_data(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>());
+        return answer(attn::section_data(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>()));
     }
-    return attn::section_data(json.as<std::string>());
+    return answer(attn::section_data(json.as<std::string>()));
 }
 
 std::string book_text() { return attn::book_text(); }
 std::string book_cells() { return attn::lab::book_cells_json(); }
 
-// The chapter on the learner's inputs: the cells' JSON, or "error: <sentence>".
-std::string book_cells_for(const val& inputs, double tokens, double d_in, double d_out) {
-    if (!is_float32_array(inputs)) return "error: inputs must be a Float32Array of tokens × d_in numbers";
-    attn::lab::TextResult r = attn::lab::book_cells_for(length_of(inputs), fill_from(inputs), tokens, d_in, d_out);
-    return r.error.empty() ? r.text : "error: " + r.error;
+val text_answer(const attn::lab::TextResult& r) { return r.error.empty() ? val(r.text) : failure(r.error); }
+
+// The chapter on the learner's inputs: the cells' JSON.
+val book_cells_for(const val& inputs, double tokens, double d_in, double d_out) {
+    if (!is_float32_array(inputs)) return failure("inputs must be a Float32Array of tokens × d_in numbers");
+    return text_answer(attn::lab::book_cells_for(length_of(inputs), fill_from(inputs), tokens, d_in, d_out));
 }
 
-// "error: <sentence>" when the arguments are wrong; a print always starts with "tensor(".
-std::string format_tensor(const val& values, const val& shape) {
-    if (!is_float32_array(values)) return "error: values must be a Float32Array";
-    if (!val::global("Array").call<bool>("isArray", shape)) return "error: shape must be an array of sizes, e.g. [2, 3]";
+val format_tensor(const val& values, const val& shape) {
+    if (!is_float32_array(values)) return failure("values must be a Float32Array");
+    if (!val::global("Array").call<bool>("isArray", shape)) return failure("shape must be an array of sizes, e.g. [2, 3]");
     std::vector<double> sizes;
     const size_t dims = length_of(shape);
-    if (dims > 4) return "error: the shape has " + std::to_string(dims) + " sizes; give at most 4";
+    if (dims > 4) return failure("the shape has " + std::to_string(dims) + " sizes; give at most 4");
     for (size_t i = 0; i < dims; i++) sizes.push_back(shape[i].isNumber() ? shape[i].as<double>() : -1.0);
-    attn::lab::TextResult r = attn::lab::format_values(length_of(values), fill_from(values), sizes);
-    return r.error.empty() ? r.text : "error: " + r.error;
+    return text_answer(attn::lab::format_values(length_of(values), fill_from(values), sizes));
 }
 
 // --- the step-by-step view ---
 
-std::string run_compute(attn::lab::AttentionRun& run, const val& variant, const val& inputs, double tokens,
-                        double d_in, double seed, double d_out) {
-    if (!is_float32_array(inputs)) return "inputs must be a Float32Array of tokens × d_in numbers, row by row";
-    return run.compute(text_of(variant), length_of(inputs), fill_from(inputs), tokens, d_in, seed, d_out);
+val done(const std::string& error) { return error.empty() ? val::undefined() : failure(error); }
+
+val run_compute(attn::lab::AttentionRun& run, const val& variant, const val& inputs, double tokens, double d_in,
+                double seed, double d_out) {
+    if (!is_float32_array(inputs)) return failure("inputs must be a Float32Array of tokens × d_in numbers, row by row");
+    return done(run.compute(text_of(variant), length_of(inputs), fill_from(inputs), tokens, d_in, seed, d_out));
 }
 
 val run_names(const attn::lab::AttentionRun& run) {
@@ -104,42 +112,36 @@ val run_names(const attn::lab::AttentionRun& run) {
 
 val run_shape(const attn::lab::AttentionRun& run, const val& name) {
     const attn::Tensor* t = run.find(text_of(name));
-    return t ? shape_array(t->shape) : val::null();
+    return t ? shape_array(t->shape) : failure(run.no_tensor(text_of(name)));
 }
 
 // A view into wasm memory, valid until the next call into the engine.
 val run_tensor(const attn::lab::AttentionRun& run, const val& name) {
     const attn::Tensor* t = run.find(text_of(name));
-    return t ? val(emscripten::typed_memory_view(t->data.size(), t->data.data())) : val::null();
+    return t ? val(emscripten::typed_memory_view(t->data.size(), t->data.data())) : failure(run.no_tensor(text_of(name)));
 }
 
-std::string run_print(const attn::lab::AttentionRun& run, const val& name) { return run.print(text_of(name)); }
+val run_print(const attn::lab::AttentionRun& run, const val& name) { return text_answer(run.print(text_of(name))); }
 
-std::string run_set_temperature(attn::lab::AttentionRun& run, double temperature) {
-    return run.set_temperature(temperature);
-}
+val run_set_temperature(attn::lab::AttentionRun& run, double temperature) { return done(run.set_temperature(temperature)); }
 
 // --- long sequences ---
 
 val mha_forward(const val& x, double batch, double tokens, double d_in, double d_out, double num_heads,
                 double context_length, double dropout, double seed) {
+    if (!is_float32_array(x)) return failure("x must be a Float32Array of batch × tokens × d_in numbers");
+    const attn::lab::MhaResult r = attn::lab::mha_forward(length_of(x), fill_from(x), batch, tokens, d_in, d_out, num_heads,
+                                                          context_length, dropout, seed, attn::bench::now_ms);
+    if (!r.error.empty()) return failure(r.error);
     val out = val::object();
-    attn::lab::MhaResult r;
-    if (is_float32_array(x)) {
-        r = attn::lab::mha_forward(length_of(x), fill_from(x), batch, tokens, d_in, d_out, num_heads, context_length,
-                                   dropout, seed, attn::bench::now_ms);
-    } else {
-        r.error = "x must be a Float32Array of batch × tokens × d_in numbers";
-    }
-    out.set("error", r.error);
     out.set("shape", shape_array(r.out.shape));
     out.set("values", float_array_copy(r.out));
     out.set("ms", r.ms);
     return out;
 }
 
-// The median in ms, or the sentence saying which argument to change.
-val bench_result(const attn::bench::BenchResult& r) { return r.error.empty() ? val(r.ms) : val(r.error); }
+// The median in ms.
+val bench_result(const attn::bench::BenchResult& r) { return r.error.empty() ? val(r.ms) : failure(r.error); }
 val bench_sgemm(double n, double runs) { return bench_result(attn::bench::bench_sgemm(n, runs)); }
 val bench_mha(double tokens, double runs) { return bench_result(attn::bench::bench_mha(tokens, runs)); }
 

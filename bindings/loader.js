@@ -76,8 +76,8 @@
   // destructors in the scalar engine (which emulates exceptions in JS), leaking memory. So every
   // argument that is not a primitive becomes a fresh value no page code can observe: a genuine
   // Float32Array is copied through the intrinsic methods, an array or a plain object is copied
-  // entry by entry, and every other object becomes NaN, which each call refuses with its own error
-  // value, as it refuses any wrong type.
+  // entry by entry, and every other object becomes NaN, which each call refuses with its own error,
+  // as it refuses any wrong type.
   var TypedArrayProto = Object.getPrototypeOf(Float32Array.prototype);
   var typedArrayTag = Object.getOwnPropertyDescriptor(TypedArrayProto, Symbol.toStringTag).get;
   var typedArrayLength = Object.getOwnPropertyDescriptor(TypedArrayProto, "length").get;
@@ -133,7 +133,7 @@
   }
 
   // Embind throws a TypeError, before the engine runs, when a number parameter gets a string or
-  // undefined: called again with those as NaN, the call answers with its own error value instead.
+  // undefined: called again with those as NaN, the call answers with its own error instead.
   function callSafely(fn, self, args) {
     try {
       return fn.apply(self, args);
@@ -148,8 +148,15 @@
     }
   }
 
+  // The one error convention (bindings/API.md): a call the engine refuses answers an Error holding
+  // its sentence, made in C++ after every C++ frame has returned; thrown here, so every call either
+  // returns its result or throws that Error.
   function guarded(fn) {
-    var wrapper = function () { return callSafely(fn, this, copyArguments(arguments, fn.argCount)); };
+    var wrapper = function () {
+      var result = callSafely(fn, this, copyArguments(arguments, fn.argCount));
+      if (result instanceof Error) throw result;
+      return result;
+    };
     wrapper.argCount = fn.argCount;
     return wrapper;
   }

@@ -26,9 +26,8 @@ function timeEval(engine, request, runs, now) {
   const ms = [];
   for (let i = 0; i <= runs; i++) {
     const start = now();
-    const answer = engine.evalRequest(request);
+    engine.evalRequest(request);  // throws the engine's sentence for a refused request
     const took = now() - start;
-    if (answer.startsWith('{"error"')) throw new Error(answer);
     if (i) ms.push(took);
   }
   ms.sort((a, b) => a - b);

@@ -120,17 +120,18 @@ const Tensor* AttentionRun::find(const std::string& name) const {
     return nullptr;
 }
 
-std::string AttentionRun::print(const std::string& name) const {
+std::string AttentionRun::no_tensor(const std::string& name) const {
+    std::string known;
+    for (const auto& entry : tensors_) known += (known.empty() ? "" : ", ") + entry.first;
+    return "this run has no tensor \"" + name + "\"" + (known.empty() ? "; call compute first" : "; it has " + known);
+}
+
+TextResult AttentionRun::print(const std::string& name) const {
     const Tensor* t = find(name);
-    if (!t) {
-        std::string known;
-        for (const auto& entry : tensors_) known += (known.empty() ? "" : ", ") + entry.first;
-        return "this run has no tensor \"" + name + "\"" +
-               (known.empty() ? "; call compute first" : "; it has " + known);
-    }
-    std::string text;
-    std::string err = checks::sentence_of([&] { text = format_tensor(*t, false); });
-    return err.empty() ? text : err;
+    if (!t) return {no_tensor(name), ""};
+    TextResult r;
+    r.error = checks::sentence_of([&] { r.text = format_tensor(*t, false); });
+    return r;
 }
 
 }  // namespace attn::lab

@@ -3,9 +3,7 @@
 // size is checked before anything is allocated; a bad request throws Error with a sentence.
 #include "request_train.h"
 
-#include <algorithm>
 #include <functional>
-#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -14,136 +12,13 @@
 #include "attn/optim.h"
 #include "checks.h"
 #include "json_out.h"
+#include "request_fields.h"
 
 namespace attn {
 
 namespace {
 
-using nlohmann::json;
 namespace lim = attn::limits;
-
-// The fields of one request: each read marks its field used, so a leftover (a typo) is an error.
-class Fields {
-public:
-    explicit Fields(const json& j) : j_(j) {}
-
-    std::string text(const char* name) {
-        const json* v = take(name);
-        if (!v || !v->is_string()) throw Error(std::string("\"") + name + "\" must be a string");
-        return v->get<std::string>();
-    }
-
-    int64_t integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def = std::nullopt) {
-        const json* v = take(name);
-        if (!v && def) return *def;
-        const std::string range = " from " + std::to_string(lo) + " to " + std::to_string(hi);
-        if (!v) throw Error(std::string("missing field \"") + name + "\": give a whole number" + range);
-        if (!v->is_number_integer() || (v->is_number_unsigned() && v->get<uint64_t>() > uint64_t(INT64_MAX))) {
-            throw Error(std::string("\"") + name + "\" must be a whole number" + range);
-        }
-        const int64_t out = v->get<int64_t>();
-        if (out < lo || out > hi) {
-            throw Error(std::string("\"") + name + "\" is " + std::to_string(out) + " but must be" + range);
-        }
-        return out;
-    }
-
-    // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement.
-    uint64_t seed() {
-        const json* v = take("seed");
-        if (!v) throw Error("missing field \"seed\": give a whole number, e.g. \"seed\": 123");
-        if (v->is_number_unsigned()) return v->get<uint64_t>();
-        if (v->is_number_integer()) return static_cast<uint64_t>(v->get<int64_t>());
-        throw Error("\"seed\" must be a whole number from -9223372036854775808 to 18446744073709551615");
-    }
-
-    // A finite number at least `lo` (and below `below`, when given).
-    double number(const char* name, double lo, std::optional<double> def, std::optional<double> below = std::nullopt) {
-        const json* v = take(name);
-        if (!v && def) return *def;
-        if (!v) throw Error(std::string("missing field \"") + name + "\": give a number");
-        if (!v->is_number() || !std::isfinite(v->get<double>())) {
-            throw Error(std::string("\"") + name + "\" must be a finite number");
-        }
-        const double out = v->get<double>();
-        if (out < lo || (below && out >= *below)) {
-            throw Error(std::string("\"") + name + "\" must be at least " + float_text(static_cast<float>(lo)) +
-                        (below ? " and less than " + float_text(static_cast<float>(*below)) : std::string()));
-        }
-        return out;
-    }
-
-    bool boolean(const char* name, bool def) {
-        const json* v = take(name);
-        if (!v) return def;
-        if (!v->is_boolean()) throw Error(std::string("\"") + name + "\" must be true or false");
-        return v->get<bool>();
-    }
-
-    // A nested list of numbers ("inf", "-inf", "nan" allowed) with exactly `dims` dimensions.
-    Tensor tensor(const char* name, int dims, const char* example) {
-        const json* v = take(name);
-        const std::string want = std::to_string(dims) + "-D, e.g. " + example;
-        if (!v) throw Error(std::string("missing field \"") + name + "\": give a " + want);
-        Shape shape;
-        for (const json* p = v; p->is_array() && static_cast<int>(shape.size()) <= dims; p = &(*p)[0]) {
-            if (p->empty()) throw Error(std::string("\"") + name + "\" has an empty list; give a " + want);
-            shape.push_back(static_cast<int64_t>(p->size()));
-        }
-        if (static_cast<int>(shape.size()) != dims) {
-            throw Error(std::string("\"") + name + "\" must be " + want + ", but it is " +
-                        std::to_string(shape.size()) + "-D");
-        }
-        if (numel_of(shape) > lim::kMaxElements) {
-            throw Error(std::string("\"") + name + "\" has too many numbers (at most " +
-                        std::to_string(lim::kMaxElements) + ")");
-        }
-        std::vector<float> data;
-        data.reserve(static_cast<size_t>(numel_of(shape)));
-        fill(*v, shape, 0, name, data);
-        return Tensor(shape, std::move(data));
-    }
-
-    void reject_unknown(const std::string& op) const {
-        for (auto it = j_.begin(); it != j_.end(); ++it) {
-            if (std::find(used_.begin(), used_.end(), it.key()) == used_.end()) {
-                std::string list;
-                for (const std::string& f : used_) list += (list.empty() ? "" : ", ") + f;
-                throw Error("unknown field \"" + it.key() + "\" for op \"" + op + "\" with this module; the fields it takes are: " + list);
-            }
-        }
-    }
-
-private:
-    const json& j_;
-    std::vector<std::string> used_ = {"op"};
-
-    const json* take(const char* name) {
-        used_.push_back(name);
-        auto it = j_.find(name);
-        return it == j_.end() ? nullptr : &*it;
-    }
-
-    static void fill(const json& v, const Shape& shape, size_t dim, const char* name, std::vector<float>& out) {
-        if (dim == shape.size()) {
-            if (v.is_number()) {
-                out.push_back(static_cast<float>(v.get<double>()));
-            } else if (v.is_string() && (v == "inf" || v == "-inf" || v == "nan")) {
-                const std::string& s = v.get_ref<const std::string&>();
-                out.push_back(s == "nan" ? NAN : s == "inf" ? INFINITY : -INFINITY);
-            } else {
-                throw Error(std::string("\"") + name + "\" must hold numbers (or \"inf\", \"-inf\", \"nan\"), got " +
-                            v.dump().substr(0, 40));
-            }
-            return;
-        }
-        if (!v.is_array() || static_cast<int64_t>(v.size()) != shape[dim]) {
-            throw Error(std::string("\"") + name + "\" is ragged: every row at depth " + std::to_string(dim + 1) +
-                        " must have " + std::to_string(shape[dim]) + " entries, like the first one");
-        }
-        for (const json& e : v) fill(e, shape, dim + 1, name, out);
-    }
-};
 
 std::string shape_text(const Shape& s) {
     std::string out;
@@ -161,7 +36,7 @@ struct Setup {
     int64_t step_work;      // multiply-adds of one forward and backward
 };
 
-Setup setup(Fields& f, Generator& gen) {
+Setup setup(Request& f, Generator& gen) {
     gen.manual_seed(f.seed());
     const std::string name = f.text("module");
     const bool batched = name == "causal_attention" || name == "mha";
@@ -169,12 +44,11 @@ Setup setup(Fields& f, Generator& gen) {
         throw Error("unknown module \"" + name + "\"; use one of self_attention_v1, self_attention_v2, "
                     "causal_attention, mha");
     }
-    Tensor x = batched ? f.tensor("x", 3, "[[[0.43, 0.15], [0.55, 0.87]]] (batch × tokens × d_in)")
-                       : f.tensor("x", 2, "[[0.43, 0.15], [0.55, 0.87]] (tokens × d_in)");
+    Tensor x = f.tensor("x", f.tensor_shape("x", batched ? 3 : 2));
     const int64_t d_out = f.integer("d_out", 1, lim::kMaxDim);
     const int64_t B = batched ? x.shape[0] : 1, T = x.shape[x.dim() - 2], d_in = x.shape.back();
     const bool qkv_bias = name != "self_attention_v1" && f.boolean("qkv_bias", false);
-    const double p = batched ? f.number("dropout", 0.0, 0.0, 1.0) : 0.0;
+    const double p = batched ? f.dropout("dropout", 0.0) : 0.0;
     const int64_t num_heads = name == "mha" ? f.integer("num_heads", 1, lim::kMaxHeads) : 1;
     // eval's size rules for the module (context_length is T), then what training adds: every head's
     // weights are kept for the backward, so the fused path's saving does not apply
@@ -184,8 +58,7 @@ Setup setup(Fields& f, Generator& gen) {
     checks::attention_sizes({B, T, d_in, d_out, num_heads, T, p}, kind);
     checks::elements(B * num_heads * T * T, "the attention weights");
 
-    Tensor target = batched ? f.tensor("target", 3, "[[[0.1, 0.2], [0.3, 0.4]]] (batch × tokens × d_out)")
-                            : f.tensor("target", 2, "[[0.1, 0.2], [0.3, 0.4]] (tokens × d_out)");
+    Tensor target = f.tensor("target", f.tensor_shape("target", batched ? 3 : 2));
     Shape out_shape = batched ? Shape{B, T, d_out} : Shape{T, d_out};
     if (target.shape != out_shape) {
         throw Error("\"target\" is " + shape_text(target.shape) + " but the module's output is " + shape_text(out_shape) +
@@ -204,11 +77,10 @@ Setup setup(Fields& f, Generator& gen) {
 
 }  // namespace
 
-std::string evaluate_grad(const json& request) {
-    Fields f(request);
+std::string evaluate_grad(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
-    f.reject_unknown("grad");
+    f.reject_unread_fields("grad");
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
@@ -220,19 +92,18 @@ std::string evaluate_grad(const json& request) {
     return out + "}}";
 }
 
-std::string evaluate_train(const json& request) {
-    Fields f(request);
+std::string evaluate_train(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
     const std::string optimizer = f.text("optimizer");
     if (optimizer != "sgd" && optimizer != "adam") throw Error("\"optimizer\" must be \"sgd\" or \"adam\"");
-    const double lr = f.number("lr", 0.0, std::nullopt);
+    const double lr = f.finite_number("lr", 0.0, std::nullopt);
     std::unique_ptr<Optimizer> opt;
-    if (optimizer == "sgd") opt = std::make_unique<Sgd>(lr, f.number("momentum", 0.0, 0.0));
+    if (optimizer == "sgd") opt = std::make_unique<Sgd>(lr, f.finite_number("momentum", 0.0, 0.0));
     else opt = std::make_unique<Adam>(lr);
     const int64_t steps = f.integer("steps", 0, lim::kMaxTrainSteps);
     const int64_t record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
-    f.reject_unknown("train");
+    f.reject_unread_fields("train");
     if (steps > 0 && s.step_work > lim::kMaxTrainWork / steps) {
         throw Error(std::to_string(steps) + " steps of this module would take about " +
                     std::to_string(steps * s.step_work) + " multiply-adds, more than the limit of " +

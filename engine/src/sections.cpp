@@ -16,6 +16,7 @@
 #include "attn/generator.h"
 #include "attn/limits.h"
 #include "attn/modules.h"
+#include "checks.h"
 #include "json_out.h"
 
 namespace attn {
@@ -308,23 +309,19 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
 
 }  // namespace
 
-std::string section_data(const std::string& request_json) {
-    try {
+EvalResult section_data(const std::string& request_json) {
+    std::string out;
+    const std::string error = checks::sentence_of([&] {
         const SectionRequest r = parse(request_json);
-        std::string out = "{\"section\":" + json_quote(r.section) + ",\"results\":{";
+        out = "{\"section\":" + json_quote(r.section) + ",\"results\":{";
         bool first = true;
         for (const BookCell& c : section_cells(r)) {
             out += (first ? "" : ",") + json_quote(c.id) + ":" + cell_json(c);
             first = false;
         }
-        return out + "}}";
-    } catch (const Error& e) {
-        return "{\"error\":" + json_quote(e.what()) + "}";
-    } catch (const std::bad_alloc&) {
-        return "{\"error\":\"this needs more memory than is available; use smaller sizes\"}";
-    } catch (const std::exception& e) {
-        return "{\"error\":" + json_quote(std::string("the engine failed: ") + e.what()) + "}";
-    }
+        out += "}}";
+    });
+    return error.empty() ? EvalResult{true, out, ""} : failed_request(error);
 }
 
 }  // namespace attn

@@ -193,10 +193,10 @@ TEST_CASE("grad and train refuse bad requests with a sentence", "[train][errors]
     train["steps"] = 10;
     CHECK_THAT(error_of(with(train, "optimizer", "rmsprop")), Catch::Contains("\"sgd\" or \"adam\""));
     CHECK_THAT(error_of(with(train, "momentum", 0.9)), Catch::Contains("unknown field \"momentum\""));
-    CHECK_THAT(error_of(with(train, "steps", 10001)), Catch::Contains("must be from 0 to 10000"));
+    CHECK_THAT(error_of(with(train, "steps", 10001)), Catch::Contains("\"steps\" must be a whole number from 0 to 10000, got 10001"));
     CHECK_THAT(error_of(with(train, "lr", -1)), Catch::Contains("\"lr\" must be at least 0"));
     CHECK_THAT(error_of(with(train, "lr", "inf")), Catch::Contains("\"lr\" must be a finite number"));
-    CHECK_THAT(error_of(with(train, "record_every", 0)), Catch::Contains("\"record_every\" is 0"));
+    CHECK_THAT(error_of(with(train, "record_every", 0)), Catch::Contains("\"record_every\" must be a whole number from 1 to 10000, got 0"));
     CHECK_THAT(error_of(with(train, "lr", nullptr)), Catch::Contains("missing field \"lr\""));
     // the work bound: 10,000 steps of a large module are refused before any is run
     json big = train;

@@ -1,9 +1,9 @@
-// Bad input to either wasm engine gets an error value that says what to change — the same sentence
+// Bad input to either wasm engine throws an Error whose message says what to change — the same sentence
 // the CLI gives for requests — and the engine keeps working: a correct call follows every bad one.
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { KINDS, engine, cliEval, fixture } = require("./engine_helpers.js");
+const { KINDS, engine, cliEval, fixture, refusal } = require("./engine_helpers.js");
 
 const good = fixture("reference_cases.json").cases.find((c) => c.name === "mha book");
 const goodRequest = JSON.stringify(good.request);
@@ -34,9 +34,9 @@ for (const kind of KINDS) {
   test(`${kind}: bad requests get the CLI's error, and the next request works`, async () => {
     const e = await engine(kind);
     for (const [what, request] of Object.entries(badRequests)) {
-      const got = e.evalRequest(request);
-      assert.ok(JSON.parse(got).error, `${what}: ${got}`);
-      assert.equal(got, cliEval(request), what);
+      const cli = JSON.parse(cliEval(request));
+      assert.ok(cli.error, what);
+      refusal(() => e.evalRequest(request), cli.error, what);
       assert.equal(e.evalRequest(goodRequest), goodAnswer, `after ${what}`);
     }
   });
@@ -46,21 +46,21 @@ for (const kind of KINDS) {
     // refused from its length alone: the engine's memory does not grow to hold it
     const heapBefore = e.HEAP8.length;
     const huge = JSON.stringify({ op: "softmax", x: [1], pad: "x".repeat(33 << 20) });
-    assert.match(JSON.parse(e.evalRequest(huge)).error, /larger than 4 MiB/);
+    refusal(() => e.evalRequest(huge), /larger than 4 MiB/);
     assert.equal(e.HEAP8.length, heapBefore);
     // within 4 Mi UTF-16 units but more in UTF-8 bytes: refused by the engine's own count
     const wide = JSON.stringify({ op: "softmax", x: [1], pad: "\u00e9".repeat(3 << 20) });
-    assert.match(JSON.parse(e.evalRequest(wide)).error, /larger than 4 MiB/);
+    refusal(() => e.evalRequest(wide), /larger than 4 MiB/);
     assert.equal(e.evalRequest(goodRequest), goodAnswer);
-    assert.match(JSON.parse(e.evalRequest({ op: "softmax" })).error, /JSON string/);
+    refusal(() => e.evalRequest({ op: "softmax" }), /evalRequest takes the request as a JSON string/);
     assert.equal(e.evalRequest(goodRequest), goodAnswer);
   });
 
-  test(`${kind}: bad AttentionRun arguments get sentences, and the run stays usable`, async () => {
+  test(`${kind}: bad AttentionRun arguments throw sentences, and the run stays usable`, async () => {
     const e = await engine(kind);
     const run = new e.AttentionRun();
     const ok = () => {
-      assert.equal(run.compute("self_attention_v1", book, 6, 3, 123, 2), "");
+      assert.equal(run.compute("self_attention_v1", book, 6, 3, 123, 2), undefined);
       assert.equal(run.print("W_query"), "tensor([[0.2961, 0.5166],\n        [0.2517, 0.6886],\n        [0.0740, 0.8665]])");
     };
     const bad = [
@@ -76,26 +76,29 @@ for (const kind of KINDS) {
       [() => run.setTemperature(NaN), /finite number greater than 0/],
       [() => run.setTemperature(Infinity), /finite number greater than 0/],
       [() => run.setTemperature(-1), /finite number greater than 0/],
-      [() => run.print("W_nothing"), /no tensor "W_nothing"/],
+      [() => run.print("W_nothing"), /no tensor "W_nothing"; it has inputs, W_query/],
+      [() => run.shape("W_nothing"), /no tensor "W_nothing"; it has inputs, W_query/],
+      [() => run.tensor(42), /no tensor ""/],
     ];
     ok();
     for (const [call, message] of bad) {
-      assert.match(call(), message);
+      refusal(call, message);
       ok();
     }
     // a failed compute leaves the run empty rather than half-updated
-    run.compute("causal", new Float32Array(2), 6, 3, 123, 2);
+    refusal(() => run.compute("causal", new Float32Array(2), 6, 3, 123, 2), /needs 18/);
     assert.deepEqual(run.names(), []);
-    assert.equal(run.tensor("queries"), null);
-    assert.equal(run.shape("queries"), null);
+    refusal(() => run.tensor("queries"), /no tensor "queries"; call compute first/);
+    refusal(() => run.shape("queries"), /no tensor "queries"; call compute first/);
+    refusal(() => run.print("queries"), /no tensor "queries"; call compute first/);
     ok();
     run.delete();
   });
 
-  test(`${kind}: bad mhaForward, formatTensor and bench arguments get sentences`, async () => {
+  test(`${kind}: bad mhaForward, formatTensor, bookCellsFor, sectionData and bench arguments throw sentences`, async () => {
     const e = await engine(kind);
     const x = new Float32Array(2 * 4 * 8).fill(0.5);
-    const mha = (...args) => e.mhaForward(...args);
+    const mha = (...args) => () => e.mhaForward(...args);
     const bad = [
       [mha(x, 2, 4, 8, 5, 2, 4, 0, 1), /d_out \(5\) must be divisible by num_heads \(2\)/],
       [mha(new Float32Array(10), 2, 4, 8, 8, 2, 4, 0, 1), /x has 10 numbers but its shape \(2 × 4 × 8\) needs 64/],
@@ -105,21 +108,28 @@ for (const kind of KINDS) {
       [mha(x, 2, 4, 8, 8, 0, 4, 0, 1), /num_heads must be a whole number from 1 to 256/],
       [mha([1, 2], 1, 1, 2, 2, 1, 1, 0, 1), /Float32Array/],
     ];
-    for (const [r, message] of bad) {
-      assert.match(r.error, message);
-      assert.equal(r.values.length, 0);
+    for (const [call, message] of bad) {
+      refusal(call, message);
       const fine = e.mhaForward(x, 2, 4, 8, 8, 2, 4, 0, 1);
-      assert.equal(fine.error, "");
+      assert.deepEqual(Object.keys(fine).sort(), ["ms", "shape", "values"]);
       assert.deepEqual(fine.shape, [2, 4, 8]);
     }
-    assert.match(e.formatTensor(new Float32Array(3), [2, 2]), /^error: values has 3 numbers but its shape \(2 × 2\) needs 4/);
-    assert.match(e.formatTensor(new Float32Array(1), [1, 1, 1, 1, 1]), /^error: .*at most 4/);
-    assert.match(e.formatTensor(new Float32Array(1), [-1]), /^error: shape\[0\] must be a whole number/);
-    assert.match(e.formatTensor(new Float32Array(1), "1"), /^error: shape must be an array/);
+    refusal(() => e.formatTensor(new Float32Array(3), [2, 2]), /^values has 3 numbers but its shape \(2 × 2\) needs 4/);
+    refusal(() => e.formatTensor(new Float32Array(1), [1, 1, 1, 1, 1]), /^the shape has 5 sizes; give at most 4$/);
+    refusal(() => e.formatTensor(new Float32Array(1), [-1]), /^shape\[0\] must be a whole number/);
+    refusal(() => e.formatTensor(new Float32Array(1), "1"), /^shape must be an array/);
+    refusal(() => e.formatTensor([1], [1]), /^values must be a Float32Array$/);
     assert.equal(e.formatTensor(new Float32Array([1, 2]), [2]), "tensor([1., 2.])");
-    assert.match(e.benchSgemm(0, 1), /n must be a whole number from 1 to 2048/);
-    assert.match(e.benchMha(5000, 1), /tokens must be a whole number from 1 to 2048/);
-    assert.match(e.benchMha(8, 0), /runs must be a whole number from 1 to 1000/);
+    refusal(() => e.bookCellsFor(book, 1, 18, 2), /tokens must be a whole number from 2 to 64/);
+    refusal(() => e.bookCellsFor(Array.from(book), 6, 3, 2), /^inputs must be a Float32Array/);
+    assert.ok(JSON.parse(e.bookCellsFor(book, 6, 3, 2)).length > 0);
+    refusal(() => e.sectionData(JSON.stringify({ section: "nope", d_out: 2 })), /^unknown section "nope"; use one of/);
+    refusal(() => e.sectionData(42), /^sectionData takes the request as a JSON string/);
+    assert.ok(JSON.parse(e.sectionData(JSON.stringify({ section: "causal", d_out: 2 }))).results);
+    refusal(() => e.benchSgemm(0, 1), /^n must be a whole number from 1 to 2048/);
+    refusal(() => e.benchMha(5000, 1), /^tokens must be a whole number from 1 to 2048/);
+    refusal(() => e.benchMha(8, 0), /^runs must be a whole number from 1 to 1000/);
     assert.equal(typeof e.benchSgemm(16, 3), "number");
+    assert.equal(typeof e.benchMha(8, 1), "number");
   });
 }

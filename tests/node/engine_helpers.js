@@ -53,4 +53,20 @@ function assertClose(got, want, what) {
   });
 }
 
-module.exports = { ROOT, KINDS, engine, cliEval, cliBook, fixture, num, assertClose };
+// The error convention (bindings/API.md): a refused call throws an Error whose message is the engine's
+// sentence. Returns that message; fails unless `call` throws such an Error matching `pattern`.
+function refusal(call, pattern, what = String(pattern)) {
+  let thrown = null;
+  try {
+    call();
+  } catch (e) {
+    thrown = e;
+  }
+  if (!(thrown instanceof Error)) throw new Error(`${what}: expected an Error, got ${thrown === null ? "a result" : String(thrown)}`);
+  if (pattern instanceof RegExp ? !pattern.test(thrown.message) : thrown.message !== pattern) {
+    throw new Error(`${what}: the message ${JSON.stringify(thrown.message)} does not match ${pattern}`);
+  }
+  return thrown.message;
+}
+
+module.exports = { ROOT, KINDS, engine, cliEval, cliBook, fixture, num, assertClose, refusal };

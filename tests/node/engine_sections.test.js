@@ -4,7 +4,7 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { KINDS, engine, cliEval, fixture } = require("./engine_helpers.js");
+const { KINDS, engine, cliEval, fixture, refusal } = require("./engine_helpers.js");
 
 const SECTIONS = ["batched", "step-by-step", "temperature", "why-sqrt-dk", "classes", "causal", "multi-head"];
 const golden = new Map(fixture("chapter3.json").cells.map((c) => [c.id, c]));
@@ -46,7 +46,7 @@ for (const kind of KINDS) {
     assert.equal(t.temperature_weights_2.print, soft.print);
   });
 
-  test(`${kind}: a bad request gets a sentence, and the engine goes on`, async () => {
+  test(`${kind}: a bad request throws a sentence, and the engine goes on`, async () => {
     const e = await engine(kind);
     const bad = [
       ["not json", /JSON object/],
@@ -56,9 +56,9 @@ for (const kind of KINDS) {
       [JSON.stringify({ section: "causal", d_out: 65 }), /"d_out" must be a whole number from 1 to 64/],
     ];
     for (const [request, pattern] of bad) {
-      assert.match(JSON.parse(e.sectionData(request)).error, pattern);
+      refusal(() => e.sectionData(request), pattern);
       assert.equal(data(e, { section: "step-by-step", d_out: 2 }).results["3.4.1/attn_score_22"].print, "tensor(1.8524)");
     }
-    assert.match(JSON.parse(e.sectionData(42)).error, /JSON string/);
+    refusal(() => e.sectionData(42), /JSON string/);
   });
 }

@@ -43,14 +43,13 @@ const toNumber = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v =
 
 // The engine's answer for one section: a Map from result name to {shape, values (numbers, each the
 // engine's shortest float text read back), print, grad_fn?, print_with_grad_fn?, label?, line} or
-// {error}. Throws the engine's sentence when the request itself is refused. `previous` (an earlier
+// {error}. Throws the engine's Error (its sentence) when the request itself is refused. `previous` (an earlier
 // answer for the same section) is returned as it is when the engine's answer is the same text, so a
 // section can see at once that nothing it shows has changed.
 export function sectionData(engine, request, previous = null) {
   const text = engine.sectionData(JSON.stringify(request));
   if (previous && previous.text === text) return previous;
   const answer = JSON.parse(text);
-  if (answer.error) throw new Error(answer.error);
   const results = new Map();
   for (const [name, r] of Object.entries(answer.results)) {
     if (r.values) r.values = r.values.map(toNumber);

@@ -21,6 +21,12 @@ using FillFn = std::function<void(float* dst)>;
 // (and the shape against the element limit); an attn::Error otherwise.
 Tensor input_tensor(const Shape& shape, size_t count, const FillFn& fill, const std::string& name);
 
+// A text, or the sentence saying why there is none.
+struct TextResult {
+    std::string error;  // "" on success
+    std::string text;
+};
+
 // One attention forward of the chapter with every intermediate kept, for the step-by-step view.
 class AttentionRun {
 public:
@@ -35,7 +41,8 @@ public:
 
     std::vector<std::string> names() const;
     const Tensor* find(const std::string& name) const;  // nullptr when the run has no such tensor
-    std::string print(const std::string& name) const;   // PyTorch's print without grad_fn, or a sentence
+    TextResult print(const std::string& name) const;    // PyTorch's print without grad_fn, or a sentence
+    std::string no_tensor(const std::string& name) const;  // the sentence for a name the run does not have
 
 private:
     std::vector<std::pair<std::string, Tensor>> tensors_;  // in the order names() lists them
@@ -62,10 +69,6 @@ MhaResult mha_forward(size_t count, const FillFn& fill, double batch, double tok
 std::string book_cells_json();
 
 
-struct TextResult {
-    std::string error;  // "" on success
-    std::string text;
-};
 
 // The chapter replayed on the learner's inputs (tokens, d_in) and d_out (attn/book.h), as
 // book_cells_json's JSON; or a sentence when the sizes are outside 2..64 tokens and 1..64 values.

@@ -5,6 +5,8 @@
 
 #include <string>
 
+#include "attn/request.h"
+
 namespace attn {
 
 // The page's sections, in page order (the ids the <attention-lab section=...> attribute takes).
@@ -20,7 +22,8 @@ inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temper
 // answer:  {"section": id, "results": {name: R, ...}}, "inputs" among them, with R as eval's result (shape, values, print
 //           without grad_fn, grad_fn and print_with_grad_fn when it has one) plus "line", exactly what
 //           Python's print writes, and "label" when print has one; or R = {"error": sentence} for a
-//           statement that cannot run on these sizes. A bad request: {"error": sentence}. Never throws.
-std::string section_data(const std::string& request_json);
+//           statement that cannot run on these sizes. A bad request: !ok, {"error": sentence} and the
+//           sentence (EvalResult, as eval's). Never throws.
+EvalResult section_data(const std::string& request_json);
 
 }  // namespace attn
