@@ -38,13 +38,22 @@ function cssColorRgb(text) {
   const hex = probe.fillStyle;
   return /^#[0-9a-f]{6}$/i.test(hex) && hex !== '#000001' ? rgbOf(hex) : null;
 }
+// Read once per shadow root and task: each read is a getComputedStyle, which recalculates style when an
+// earlier view of the same update changed it, and an animation (the train section) updates four views
+// a frame. The properties come from the element or its ancestors, so every view of one root shares them.
+const stopsThisTask = new Map();
 export function themedStops(node) {
+  const key = node.getRootNode();
+  if (stopsThisTask.has(key)) return stopsThisTask.get(key);
   const style = getComputedStyle(node);
   const read = (names) => {
     const stops = names.map((n) => cssColorRgb(style.getPropertyValue(`--attention-lab-heat-${n}`).trim()));
     return stops.every(Boolean) ? stops : null;
   };
-  return { sequential: read(HEAT.sequential), diverging: read(HEAT.diverging) };
+  const stops = { sequential: read(HEAT.sequential), diverging: read(HEAT.diverging) };
+  if (!stopsThisTask.size) queueMicrotask(() => stopsThisTask.clear());
+  stopsThisTask.set(key, stops);
+  return stops;
 }
 
 export const cssRgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
