@@ -45,14 +45,27 @@ std::string json_quote(const std::string& s) {
     return out;
 }
 
-std::string result_json(const Tensor& t) {
+namespace {
+
+// {"shape":[...],"values":[... — the common start of result_json and values_json
+std::string shape_and_values(const Tensor& t) {
     std::string out = "{\"shape\":" + sizes_json(t.shape) + ",\"values\":[";
-    out.reserve(out.size() + t.data.size() * 12);
+    out.reserve(out.size() + t.data.size() * 12 + 16);
     for (size_t i = 0; i < t.data.size(); i++) {
         if (i) out += ',';
         out += float_text(t.data[i]);
     }
-    out += "],\"print\":";
+    out += ']';
+    return out;
+}
+
+}  // namespace
+
+std::string values_json(const Tensor& t) { return shape_and_values(t) + "}"; }
+
+std::string result_json(const Tensor& t) {
+    std::string out = shape_and_values(t);
+    out += ",\"print\":";
     out += json_quote(format_tensor(t, false));
     // what print(module(x)) shows in PyTorch: the same text with the autograd suffix
     if (!t.grad_fn.empty()) {

@@ -235,6 +235,10 @@ std::string evaluate_train(const json& request) {
     const int64_t steps = f.integer("steps", 0, lim::kMaxTrainSteps);
     const int64_t record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
     const bool record_parameters = f.boolean("record_parameters", false);
+    // "prints": false leaves PyTorch's print out of every R: an animation needs only the values, and
+    // printing is most of a long run's time
+    const bool prints = f.boolean("prints", true);
+    auto tensor_json = [prints](const Tensor& t) { return prints ? result_json(t) : values_json(t); };
     f.reject_unknown("train");
     if (steps > 0 && s.step_work > lim::kMaxTrainWork / steps) {
         throw Error(std::to_string(steps) + " steps of this module would take about " +
@@ -252,13 +256,13 @@ std::string evaluate_train(const json& request) {
     std::vector<Tensor> grads;
     std::string losses = "[", weights = "[", history = "[";
     // {name: R, ...} of the parameters as they are now
-    auto parameters_json = [&named]() {
+    auto parameters_json = [&named, &tensor_json]() {
         std::string out = "{";
         for (size_t i = 0; i < named.size(); i++) {
             if (i) out += ',';
             out += json_quote(named[i].name);
             out += ':';
-            out += result_json(*named[i].value);  // a parameter has no grad_fn: printed as detach() prints it
+            out += tensor_json(*named[i].value);  // a parameter has no grad_fn: printed as detach() prints it
         }
         out += '}';
         return out;
@@ -277,7 +281,7 @@ std::string evaluate_train(const json& request) {
         losses += float_text(loss.item());
         if (record) {
             if (step) weights += ',';
-            weights += result_json(detach(std::move(attn_weights)));
+            weights += tensor_json(detach(std::move(attn_weights)));
         }
         // the parameters this step's forward used, before its update
         if (record && record_parameters) {

@@ -134,10 +134,21 @@ TEST_CASE("record_parameters: each record holds the parameters its forward used,
     }
     request["steps"] = 7;
     CHECK_FALSE(eval_ok(request).contains("parameter_history"));  // not asked: not written
+    // "prints": false: the same values, no print in any R
+    request["record_parameters"] = true;
+    request["prints"] = false;
+    const json bare = eval_ok(request);
+    CHECK(bare["losses"] == got["losses"]);
+    CHECK(bare["weights"][1]["values"] == got["weights"][1]["values"]);
+    CHECK_FALSE(bare["weights"][1].contains("print"));
+    CHECK(bare["parameter_history"][2]["W_key.weight"]["values"] == got["parameter_history"][2]["W_key.weight"]["values"]);
+    CHECK_FALSE(bare["parameter_history"][2]["W_key.weight"].contains("print"));
+    CHECK_FALSE(bare["parameters"]["W_value.weight"].contains("print"));
+    request.erase("prints");
     request["record_parameters"] = 1;
     const attn::EvalResult bad = attn::eval_request(request.dump());
     CHECK_FALSE(bad.ok);
-    CHECK_THAT(bad.json, Catch::Contains("\"record_parameters\" must be true or false"));
+    CHECK_THAT(json::parse(bad.json)["error"].get<std::string>(), Catch::Contains("\"record_parameters\" must be true or false"));
 }
 
 TEST_CASE("grad names the parameters in named_parameters() order", "[train]") {

@@ -58,7 +58,7 @@ export function recordEvery(task) {
 export function trainRequest(task, optimizer, lr, steps, every) {
   const o = OPTIMIZERS.get(optimizer);
   return { op: 'train', seed: task.seed, module: 'causal_attention', x: task.x, target: task.target, d_out: task.d, dropout: 0,
-    optimizer, lr, ...(o.momentum ? { momentum: o.momentum } : {}), steps, record_every: every, record_parameters: true };
+    optimizer, lr, ...(o.momentum ? { momentum: o.momentum } : {}), steps, record_every: every, record_parameters: true, prints: false };
 }
 
 // The PyTorch program that computes what the section shows.
