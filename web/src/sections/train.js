@@ -205,7 +205,8 @@ function build(ctx) {
     const first = w.values.slice(0, T * T);   // the first order's T × T block
     heat.update({ values: first, texts: first.map(String), shape: [T, T], rowLabels: words, colLabels: words,
       mask: first.map((_, idx) => idx % T > Math.floor(idx / T)) });
-    const inputLabels = [...Array.from({ length: d }, (_, j) => `x${j + 1}`), ...Array.from({ length: T }, (_, p) => `pos ${p + 1}`)];
+    // short row labels: a label wider than its column would overlap the first cell's colour on a phone
+    const inputLabels = [...Array.from({ length: d }, (_, j) => `x${j + 1}`), ...Array.from({ length: T }, (_, p) => `p${p + 1}`)];
     const params = S.parameter_history[i];
     const domain = run ? run.domain : weightDomain([params]);
     ['W_query', 'W_key', 'W_value'].forEach((name, v) => {
@@ -329,7 +330,7 @@ function build(ctx) {
       para('§3.4 calls W_q, W_k and W_v trainable, “so the model can learn which similarities matter”. Here the engine trains them, step by step, with the same numbers as PyTorch. The task: output the previous token’s embedding (the first token, with none before it, its own). Each token’s vector gets its position appended as a one-hot, and the tokens come in four orders, so only the position tells which token came before: the attention weights must learn to look one step back.'),
       place(controls),
       h('div', { class: 'train-views' }, place(lossPlot.el), place(heat.el)),
-      para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, pos 1… its position.'),
+      para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, p1… its position one-hot.'),
       h('div', { class: 'matrices train-weights' }, ...wViews.map((v) => place(v.el))),
       h('h3', { text: 'The same training in PyTorch' }),
       para('This program prints what the views show: the loss every 50 steps and the first order’s weights after the last step.'),
