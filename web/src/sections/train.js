@@ -131,10 +131,13 @@ function build(ctx) {
     error, status,
     h('p', { class: 'slider train-scrub' }, h('label', { for: scrubId, text: 'Replay a step (steps taken so far)' }), scrubber),
     note);
-  const lossPlot = linePlot({ title: 'Loss (mean squared error) at each step', testid: 'train-loss-plot',
+  // its y domain is set per run (linePlot reads options.y.domain at each draw): the curve grows into a
+  // fixed frame during playback instead of rescaling every frame
+  const lossOptions = { title: 'Loss (mean squared error) at each step', testid: 'train-loss-plot',
     summary: 'The loss of every step taken so far, on a log scale, with the shown step marked.',
     x: { label: 'step', domain: [0, TRAIN_STEPS] }, y: { label: 'loss', log: 10 }, series: [],
-    describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` });
+    describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
+  const lossPlot = linePlot(lossOptions);
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights of the first order: query × key', testid: 'train-heatmap',
     rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
@@ -182,6 +185,14 @@ function build(ctx) {
     } catch (e) { fail(e); return false; }
   }
 
+  // The loss axis: the run's smallest to largest loss (before a run, a decade below the first one).
+  function lossDomain(losses) {
+    const ok = losses.filter((v) => Number.isFinite(v) && v > 0);
+    if (!ok.length) return undefined;
+    const lo = Math.min(...ok), hi = Math.max(...ok);
+    return ok.length === 1 || hi / lo < 10 ? [Math.min(lo, hi / 10), hi] : [lo, hi];
+  }
+
   // One colour scale for W_q, W_k and W_v over the whole run, so a growing weight looks it.
   function weightDomain(history) {
     let m = 1e-6;
@@ -216,6 +227,7 @@ function build(ctx) {
       wOptions[v].domain = domain;
       wViews[v].update({ values, texts: values.map(String), shape: [cols, rows], rowLabels: inputLabels, colLabels: Array.from({ length: rows }, (_, j) => String(j + 1)) });
     });
+    lossOptions.y.domain = lossDomain(run ? S.losses : [loss]);
     lossPlot.update([
       { name: 'loss', points: S.losses.slice(0, reached + 1).map((y, x) => ({ x, y })).filter((p) => p.y > 0 && Number.isFinite(p.y)), mark: 'line' },
       { name: `step ${k}`, points: Number.isFinite(loss) && loss > 0 ? [{ x: k, y: loss }] : [], mark: 'dot' }]);
