@@ -1,7 +1,8 @@
 // Times the `train` op (issue 16's speed target: 1,000 Adam steps of SelfAttention_v2 on the book's
 // inputs under 50 ms in the SIMD engine): evalRequest in both wasm engines under node and, when
 // build/web and Debian's chromium are there, in Chromium. Prints one JSON line per figure; speed is
-// never a test.   node scripts/bench_train.mjs [--no-browser]
+// never a test. Also the page's Play request ("Train it"), which records every step.
+//   node scripts/bench_train.mjs [--no-browser]
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -21,6 +22,13 @@ export const trainRequest = (steps) => JSON.stringify({
   optimizer: 'adam', lr: 0.01, steps, record_every: 10,
 });
 
+// The page's Play ("Train it", web/src/sections/train.js): 301 steps of CausalAttention on the four
+// orders, the weights and the parameters recorded at every step, values only (prints: false), as the
+// page asks (tests/fixtures/train_page_cases.json).
+const pageCase = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/train_page_cases.json'), 'utf8')).cases[0];
+export const pageRequest = () => JSON.stringify({ ...pageCase.request, record_every: 1, prints: false });
+const BENCHES = [['train_adam_v2_book', trainRequest(STEPS), STEPS], ['train_page_play', pageRequest(), 301]];
+
 // Median ms of `runs` calls after one warm-up; `now` is performance.now in the page or in node.
 function timeEval(engine, request, runs, now) {
   const ms = [];
@@ -38,27 +46,31 @@ async function inNode() {
   const { load } = createRequire(import.meta.url)(LOADER);
   for (const kind of ['simd', 'scalar']) {
     const { engine } = await load({ kind });
-    const ms = timeEval(engine, trainRequest(STEPS), RUNS, () => performance.now());
-    console.log(JSON.stringify({ bench: 'train_adam_v2_book', where: `node ${process.version}`, engine: kind, steps: STEPS, ms: +ms.toFixed(2) }));
+    for (const [bench, request, steps] of BENCHES) {
+      const ms = timeEval(engine, request, RUNS, () => performance.now());
+      console.log(JSON.stringify({ bench, where: `node ${process.version}`, engine: kind, steps, ms: +ms.toFixed(2) }));
+    }
   }
 }
 
 async function inChromium() {
   const { serveWeb, launchChromium } = await import('./bench_browser.mjs');
   const server = await serveWeb();
-  const browser = await launchChromium();
+  const browser = await launchChromium();   // tests/browser/helpers.js's launch(): {context, close}
   try {
-    const page = await (await browser.newContext()).newPage();
+    const page = await browser.context.newPage();
     await page.goto(new URL('bench-train-404', server.url).href);  // a page of the server's origin, no CSP
     await page.addScriptTag({ url: new URL('engine/loader.js', server.url).href });
-    const version = browser.version();
+    const version = (await page.evaluate(() => navigator.userAgent)).match(/Chrome\/([\d.]+)/)?.[1] ?? 'unknown';
     for (const kind of ['simd', 'scalar']) {
-      const ms = await page.evaluate(async ({ kind, request, runs, timeEvalText }) => {
-        const { engine } = await window.AttentionLabEngine.load({ kind });
-        const timeEval = new Function(`return (${timeEvalText})`)();
-        return timeEval(engine, request, runs, () => performance.now());
-      }, { kind, request: trainRequest(STEPS), runs: RUNS, timeEvalText: timeEval.toString() });
-      console.log(JSON.stringify({ bench: 'train_adam_v2_book', where: `Chromium ${version} (main thread)`, engine: kind, steps: STEPS, ms: +ms.toFixed(2) }));
+      for (const [bench, request, steps] of BENCHES) {
+        const ms = await page.evaluate(async ({ kind, request, runs, timeEvalText }) => {
+          const { engine } = await window.AttentionLabEngine.load({ kind });
+          const timeEval = new Function(`return (${timeEvalText})`)();
+          return timeEval(engine, request, runs, () => performance.now());
+        }, { kind, request, runs: RUNS, timeEvalText: timeEval.toString() });
+        console.log(JSON.stringify({ bench, where: `Chromium ${version} (main thread)`, engine: kind, steps, ms: +ms.toFixed(2) }));
+      }
     }
   } finally {
     await browser.close();

@@ -1,15 +1,17 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
-Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [dk|author]
-(with "dk" or "author": only tests/fixtures/dk_cases.json or author_cases.json, leaving the other files
-as they are). PyTorch's matrix
+Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [dk|author|train]
+(with "dk", "author" or "train": only tests/fixtures/dk_cases.json, author_cases.json or
+train_page_cases.json, leaving the other files as they are). PyTorch's matrix
 products come from the system BLAS: the libblas.so.3 alternative must be OpenBLAS (libopenblas0), as on
 the reference machine; Debian's reference BLAS rounds them differently.
 Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers),
 tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them) and
 tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, attn/dk_experiment.h) and
 tests/fixtures/author_cases.json (the chapter's code on a course author's inputs of other sizes, as the
-<attention-lab> attributes give them: what print shows for each cell the page prints). The tests never
+<attention-lab> attributes give them: what print shows for each cell the page prints) and
+tests/fixtures/train_page_cases.json (the page's "Train it" task, web/src/sections/train.js, trained as
+PyTorch trains it, with the parameters at each recorded step). The tests never
 need PyTorch: they read these committed files.
 """
 import json, math, os, sys
@@ -148,17 +150,22 @@ def train_answer(req, x):
         optimizer = torch.optim.SGD(module.parameters(), lr=req["lr"], momentum=req.get("momentum", 0.0))
     else:
         optimizer = torch.optim.Adam(module.parameters(), lr=req["lr"])
-    losses, weights = [], []
+    losses, weights, history = [], [], []
+    parameters = lambda: {name: result(p.detach().clone()) for name, p in module.named_parameters()}
     for step in range(req["steps"]):
         optimizer.zero_grad()
         loss = F.mse_loss(module(x), target)
         losses.append(loss.item())
         if step % req.get("record_every", 1) == 0:
             weights.append(result(module.last_attn_weights.detach()))
+            if req.get("record_parameters"):
+                history.append(parameters())
         loss.backward()
         optimizer.step()
-    return {"losses": losses, "weights": weights,
-            "parameters": {name: result(p.detach()) for name, p in module.named_parameters()}}
+    out = {"losses": losses, "weights": weights, "parameters": parameters()}
+    if req.get("record_parameters"):
+        out["parameter_history"] = history
+    return out
 
 
 def answer(req):
@@ -386,6 +393,47 @@ def write_author_cases():
     print(len(cases), "author cases")
 
 
+# The page's "Train it" task (web/src/sections/train.js builds the same request from the learner's inputs):
+# CausalAttention (seed 123, dropout 0) on the tokens in four orders, each token's embedding with its
+# position one-hot appended, learning to output the previous token's embedding (the first token: its own).
+def train_page_orders(T):
+    evens, odds = list(range(0, T, 2)), list(range(1, T, 2))
+    return [list(range(T)), list(range(T))[::-1], evens + odds, odds[::-1] + evens[::-1]]
+
+
+def train_page_request(inputs, seed, optimizer, lr, steps, record_every):
+    T = len(inputs)
+    batch = [[inputs[i] for i in order] for order in train_page_orders(T)]
+    x = [[row + [1.0 if p == t else 0.0 for p in range(T)] for t, row in enumerate(seq)] for seq in batch]
+    target = [[seq[max(t - 1, 0)] for t in range(T)] for seq in batch]
+    req = {"op": "train", "seed": seed, "module": "causal_attention", "x": x, "target": target,
+           "d_out": len(inputs[0]), "dropout": 0.0, "optimizer": optimizer, "lr": lr}
+    if optimizer == "sgd":
+        req["momentum"] = 0.9
+    return dict(req, steps=steps, record_every=record_every, record_parameters=True)
+
+
+def train_page_output(ans, steps=300, every=50):
+    """What the page's program prints: the loss every 50 steps and after the last, then the first order's weights."""
+    lines = ["step %d: loss %.4f" % (k, ans["losses"][k]) for k in range(0, steps, every)]
+    lines.append("step %d: loss %.4f" % (steps, ans["losses"][steps]))
+    last = ans["weights"][-1]
+    return "\n".join(lines + [str(torch.tensor(last["values"]).reshape(last["shape"])[0])])
+
+
+def write_train_page_cases():
+    book = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
+            [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
+    named = [("the page's default: Adam, lr 0.02, 300 steps and the forward after them", train_page_request(book, 123, "adam", 0.02, 301, 25)),
+             ("SGD with momentum 0.9, lr 0.5, 300 steps and the forward after them", train_page_request(book, 123, "sgd", 0.5, 301, 25))]
+    cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in named]
+    for c in cases:
+        c["output"] = train_page_output(c["answer"])
+    src = "PyTorch %s, CPU" % torch.__version__
+    json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "train_page_cases.json"), "w"), allow_nan=False)
+    print(len(cases), "train page cases")
+
+
 def main():
     os.makedirs(FIXTURES, exist_ok=True)
     cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in requests()]
@@ -404,6 +452,7 @@ def main():
     print(len(cases), "reference cases,", len(fmt), "format cases")
     write_dk_cases()
     write_author_cases()
+    write_train_page_cases()
 
 
 if __name__ == "__main__":
@@ -411,5 +460,7 @@ if __name__ == "__main__":
         write_dk_cases()
     elif sys.argv[1:] == ["author"]:
         write_author_cases()
+    elif sys.argv[1:] == ["train"]:
+        write_train_page_cases()
     else:
         main()

@@ -50,6 +50,14 @@ try {
     for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);
     // §3.5's and §3.6's drawings: the greyed future, dropout's zeros and ×2, the heads side by side
     for (const [testid, name] of [['causal-heatmap', 'causal-map'], ['dropout-heatmap', 'dropout'], ['head-1-heatmap', 'heads']]) await shootView(page, testid, `${tag}-${name}.png`);
+    // "Train it": untrained, then after Play has run all 300 steps (the weights and W_q, W_k, W_v too)
+    await shootSection(page, 'train', `${tag}-train-untrained.png`);
+    await page.locator('[data-testid=train-play]').click();
+    await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=train-step]').textContent === '300', null, { timeout: 60000 });
+    await shootSection(page, 'train', `${tag}-train.png`);
+    const weights = page.locator('attention-lab [data-section=train] .matrices');
+    await weights.scrollIntoViewIfNeeded();
+    await weights.screenshot({ path: path.join(OUT, `${tag}-train-weights.png`) });
     await page.close();
   }
 } finally {

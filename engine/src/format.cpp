@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 namespace attn {
@@ -18,20 +20,84 @@ constexpr int64_t kThreshold = 1000;
 constexpr int64_t kEdgeItems = 3;
 constexpr int kLineWidth = 80;
 
-std::string printf_double(const char* fmt, double v) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, fmt, v);
-    return buf;
+// Exact powers of ten as doubles (10^22 is the largest).
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+// The digits of n, at least `width` of them (zero-padded), appended to out.
+void append_digits(std::string& out, uint64_t n, int width) {
+    char buf[24];
+    int len = 0;
+    do {
+        buf[len++] = static_cast<char>('0' + n % 10);
+        n /= 10;
+    } while (n);
+    while (len < width) buf[len++] = '0';
+    while (len) out += buf[--len];
 }
 
-// Python's '{:.Nf}' / '{:.Ne}' / '{:.0f}'; Python never prints a sign on nan.
-std::string py_format(double v, char style, int precision) {
-    if (std::isnan(v)) return "nan";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+}  // namespace
+
+// '{:.Nf}' and '{:.4e}' without printf: Emscripten's printf formats through software 128-bit long
+// doubles (~20 µs a number), which made printing most of a `train` run's time. Both round the exact
+// binary value half to even, as printf does. Fixed: a float32 times 10^N (N ≤ 4, |v| < 1e15) is exact in
+// a double, so rint rounds it exactly. Scientific: v · 10^(4−k) is one rounding away from exact (error
+// < 2^-53 relative); when it lies within 1e-6 of a half the rounding is not certain and printf decides.
+// Writes at most 63 characters and a NUL into buf; returns the length.
+size_t python_format_to(char* buf, double v, char style, int precision) {
+    auto put = [buf](const char* text) {
+        const size_t n = std::strlen(text);
+        std::memcpy(buf, text, n + 1);
+        return n;
+    };
+    if (std::isnan(v)) return put("nan");
+    if (std::isinf(v)) return put(v > 0 ? "inf" : "-inf");
+    const double a = std::fabs(v);
+    std::string out = std::signbit(v) ? "-" : "";
+    if (style == 'f' && precision >= 0 && precision <= 4 && a < 1e15) {
+        const uint64_t n = static_cast<uint64_t>(std::rint(a * kPow10[precision]));
+        const uint64_t unit = static_cast<uint64_t>(kPow10[precision]);
+        append_digits(out, n / unit, 1);
+        if (precision > 0) {
+            out += '.';
+            append_digits(out, n % unit, precision);
+        }
+        return put(out.c_str());
+    }
+    if (style == 'e' && precision == 4) {
+        if (a == 0.0) return put(std::signbit(v) ? "-0.0000e+00" : "0.0000e+00");
+        int k = static_cast<int>(std::floor(std::log10(a)));
+        for (int tries = 0; tries < 3; tries++) {
+            const int j = 4 - k;  // scale so that 5 significant digits are left of the point
+            if (j > 22 || j < -22) break;
+            const double scaled = j >= 0 ? a * kPow10[j] : a / kPow10[-j];
+            if (scaled < 1e4) { k--; continue; }
+            if (scaled >= 1e5) { k++; continue; }
+            const double frac = scaled - std::floor(scaled);
+            if (std::fabs(frac - 0.5) < 1e-6) break;  // too near a half to be sure: printf rounds it
+            uint64_t n = static_cast<uint64_t>(std::floor(scaled + 0.5));
+            int exp10 = k;
+            if (n == 100000) { n = 10000; exp10++; }  // 9.99996 rounds to 1.0000e+01
+            append_digits(out, n / 10000, 1);
+            out += '.';
+            append_digits(out, n % 10000, 4);
+            out += exp10 < 0 ? "e-" : "e+";
+            append_digits(out, static_cast<uint64_t>(exp10 < 0 ? -exp10 : exp10), 2);
+            return put(out.c_str());
+        }
+    }
     char fmt[16];
     std::snprintf(fmt, sizeof fmt, "%%.%d%c", precision, style);
-    return printf_double(fmt, v);
+    const int n = std::snprintf(buf, 64, fmt, v);
+    return n < 0 ? 0 : std::min<size_t>(static_cast<size_t>(n), 63);
 }
+
+std::string python_format(double v, char style, int precision) {
+    char buf[64];
+    return std::string(buf, python_format_to(buf, v, style, precision));
+}
+
+namespace {
 
 // torch._tensor_str._Formatter for a floating tensor
 struct Formatter {
@@ -56,34 +122,46 @@ struct Formatter {
                 break;
             }
         }
+        char buf[64];
+        auto widest = [&](char style, int precision, size_t extra) {
+            for (double v : finite) max_width = std::max(max_width, python_format_to(buf, v, style, precision) + extra);
+        };
         if (int_mode) {
             if (hi / lo > 1000.0 || hi > 1.0e8) {
                 sci_mode = true;
-                for (double v : finite) max_width = std::max(max_width, py_format(v, 'e', kPrecision).size());
+                widest('e', kPrecision, 0);
             } else {
-                for (double v : finite) max_width = std::max(max_width, py_format(v, 'f', 0).size() + 1);
+                widest('f', 0, 1);
             }
         } else if (hi / lo > 1000.0 || hi > 1.0e8 || lo < 1.0e-4) {
             sci_mode = true;
-            for (double v : finite) max_width = std::max(max_width, py_format(v, 'e', kPrecision).size());
+            widest('e', kPrecision, 0);
         } else {
-            for (double v : finite) max_width = std::max(max_width, py_format(v, 'f', kPrecision).size());
+            widest('f', kPrecision, 0);
         }
     }
 
-    std::string format(float value) const {
-        double v = static_cast<double>(value);
-        std::string ret;
+    // Appends the value as the print shows it, right-aligned to max_width.
+    void append(std::string& out, float value) const {
+        const double v = static_cast<double>(value);
+        char buf[64];
+        size_t n;
         if (sci_mode) {
-            ret = py_format(v, 'e', kPrecision);
+            n = python_format_to(buf, v, 'e', kPrecision);
         } else if (int_mode) {
-            ret = py_format(v, 'f', 0);
-            if (std::isfinite(v)) ret += ".";
+            n = python_format_to(buf, v, 'f', 0);
+            if (std::isfinite(v)) buf[n++] = '.';
         } else {
-            ret = py_format(v, 'f', kPrecision);
+            n = python_format_to(buf, v, 'f', kPrecision);
         }
-        if (ret.size() < max_width) ret.insert(0, max_width - ret.size(), ' ');
-        return ret;
+        if (n < max_width) out.append(max_width - n, ' ');
+        out.append(buf, n);
+    }
+
+    std::string format(float value) const {
+        std::string out;
+        append(out, value);
+        return out;
     }
 };
 
@@ -122,21 +200,24 @@ std::string vector_str(const Sub& s, int64_t offset, int indent, bool summarize,
     size_t element_length = f.max_width + 2;
     size_t elements_per_line =
         std::max<size_t>(1, static_cast<size_t>((kLineWidth - indent) / static_cast<double>(element_length)));
-    int64_t n = s.t.shape.back();
-    std::vector<std::string> data;
-    if (summarize && n > 2 * kEdgeItems) {
-        for (int64_t i = 0; i < kEdgeItems; i++) data.push_back(f.format(s.t.data[offset + i]));
-        data.push_back(" ...");
-        for (int64_t i = n - kEdgeItems; i < n; i++) data.push_back(f.format(s.t.data[offset + i]));
-    } else {
-        for (int64_t i = 0; i < n; i++) data.push_back(f.format(s.t.data[offset + i]));
+    const int64_t n = s.t.shape.back();
+    // the items, " ..." one of them when summarised, joined by ", " within a line and by ",\n" + indent
+    // between lines, written straight into one string
+    const bool cut = summarize && n > 2 * kEdgeItems;
+    const int64_t items = cut ? 2 * kEdgeItems + 1 : n;
+    const std::string line_sep = ",\n" + std::string(static_cast<size_t>(indent + 1), ' ');
+    std::string out = "[";
+    out.reserve(static_cast<size_t>(items) * element_length + 2);
+    for (int64_t item = 0; item < items; item++) {
+        if (item) out += static_cast<size_t>(item) % elements_per_line == 0 ? line_sep : std::string(", ");
+        if (cut && item == kEdgeItems) {
+            out += " ...";
+            continue;
+        }
+        const int64_t i = cut && item > kEdgeItems ? n - (2 * kEdgeItems + 1 - item) : item;
+        f.append(out, s.t.data[offset + i]);
     }
-    std::vector<std::string> lines;
-    for (size_t i = 0; i < data.size(); i += elements_per_line) {
-        std::vector<std::string> line(data.begin() + i, data.begin() + std::min(data.size(), i + elements_per_line));
-        lines.push_back(join(line, ", "));
-    }
-    return "[" + join(lines, ",\n" + std::string(indent + 1, ' ')) + "]";
+    return out + "]";
 }
 
 std::string tensor_str(const Sub& s, int dim, int64_t offset, int indent, bool summarize, const Formatter& f) {

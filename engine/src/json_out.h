@@ -21,6 +21,8 @@ std::string float_text(float v);
 // A result object {"shape":[...],"values":[...],"print":"..."}. A module's output also carries
 // "grad_fn" and "print_with_grad_fn", as PyTorch's print shows it.
 std::string result_json(const Tensor& t);
+// The same without "print" (and the grad_fn fields): {"shape", "values"}, for train's "prints": false.
+std::string values_json(const Tensor& t);
 
 // Book cells as [{"id","label","print","shape","values"}], values as result_json writes them.
 std::string cells_json(const std::vector<BookCell>& cells);

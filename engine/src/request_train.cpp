@@ -33,6 +33,7 @@ struct Setup {
     std::function<TrainableModule(Generator&)> make;
     Tensor x, target;
     int64_t weights_numel;  // of one recorded attn_weights
+    int64_t params_numel;   // of all the parameters together
     int64_t step_work;      // multiply-adds of one forward and backward
 };
 
@@ -72,7 +73,8 @@ Setup setup(Request& f, Generator& gen) {
                : name == "causal_attention"  ? TrainableModule::causal_attention(d_in, d_out, T, p, qkv_bias, g)
                                              : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, g);
     };
-    return Setup{make, std::move(x), std::move(target), B * num_heads * T * T, 3 * forward_work};
+    const int64_t params_numel = 3 * (d_in * d_out + (qkv_bias ? d_out : 0)) + (name == "mha" ? d_out * d_out + d_out : 0);
+    return Setup{make, std::move(x), std::move(target), B * num_heads * T * T, params_numel, 3 * forward_work};
 }
 
 }  // namespace
@@ -103,6 +105,11 @@ std::string evaluate_train(Request& f) {
     else opt = std::make_unique<Adam>(lr);
     const int64_t steps = f.integer("steps", 0, lim::kMaxTrainSteps);
     const int64_t record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
+    const bool record_parameters = f.boolean("record_parameters", false);
+    // "prints": false leaves PyTorch's print out of every R: an animation needs only the values, and
+    // printing is most of a long run's time
+    const bool prints = f.boolean("prints", true);
+    auto tensor_json = [prints](const Tensor& t) { return prints ? result_json(t) : values_json(t); };
     f.reject_unread_fields("train");
     if (steps > 0 && s.step_work > lim::kMaxTrainWork / steps) {
         throw Error(std::to_string(steps) + " steps of this module would take about " +
@@ -111,13 +118,26 @@ std::string evaluate_train(Request& f) {
     }
     const int64_t records = (steps + record_every - 1) / record_every;
     checks::elements(records * s.weights_numel, "the recorded attention weights (raise record_every)");
+    if (record_parameters) checks::elements(records * s.params_numel, "the recorded parameters (raise record_every)");
 
     TrainableModule module = s.make(gen);
     std::vector<NamedParameter> named = module.parameters();
     std::vector<Tensor*> params;
     for (const NamedParameter& p : named) params.push_back(p.value);
     std::vector<Tensor> grads;
-    std::string losses = "[", weights = "[";
+    std::string losses = "[", weights = "[", history = "[";
+    // {name: R, ...} of the parameters as they are now
+    auto parameters_json = [&named, &tensor_json]() {
+        std::string out = "{";
+        for (size_t i = 0; i < named.size(); i++) {
+            if (i) out += ',';
+            out += json_quote(named[i].name);
+            out += ':';
+            out += tensor_json(*named[i].value);  // a parameter has no grad_fn: printed as detach() prints it
+        }
+        out += '}';
+        return out;
+    };
     for (int64_t step = 0; step < steps; step++) {
         const bool record = step % record_every == 0;
         Tensor attn_weights;
@@ -127,15 +147,35 @@ std::string evaluate_train(Request& f) {
             for (Tensor& g : grads)
                 for (float& v : g.data) v = 0.0f + v;
         }
-        losses += (step ? "," : "") + float_text(loss.item());
-        if (record) weights += (step ? "," : "") + result_json(detach(std::move(attn_weights)));
+        // appended in place: the answer of a long run is megabytes, and each temporary copy shows
+        if (step) losses += ',';
+        losses += float_text(loss.item());
+        if (record) {
+            if (step) weights += ',';
+            weights += tensor_json(detach(std::move(attn_weights)));
+        }
+        // the parameters this step's forward used, before its update
+        if (record && record_parameters) {
+            if (step) history += ',';
+            history += parameters_json();
+        }
         opt->step(params, grads);
     }
-    std::string out = "{\"losses\":" + losses + "],\"weights\":" + weights + "],\"parameters\":{";
-    for (size_t i = 0; i < named.size(); i++) {
-        out += (i ? "," : "") + json_quote(named[i].name) + ":" + result_json(detach(*named[i].value));
+    std::string out;
+    out.reserve(losses.size() + weights.size() + history.size() + 4096);
+    out += "{\"losses\":";
+    out += losses;
+    out += "],\"weights\":";
+    out += weights;
+    out += "],\"parameters\":";
+    out += parameters_json();
+    if (record_parameters) {
+        out += ",\"parameter_history\":";
+        out += history;
+        out += ']';
     }
-    return out + "}}";
+    out += '}';
+    return out;
 }
 
 }  // namespace attn

@@ -27,6 +27,10 @@ const weightsOf = (values) => Array.from(values, (v) => v.toFixed(4)).join(' ');
 const goldenWeights = (T) => weightsOf(CELLS.get(`slider/T=${T}`).values);
 const scores2 = CELLS.get('3.4.1/attn_scores_2').values;
 const nativeWeights = (T) => weightsOf(nativeEval({ op: 'softmax', x: scores2, temperature: T }).values);
+// The train section's default run, as PyTorch computed it (scripts/make_reference_cases.py train).
+const TRAIN = JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/train_page_cases.json'), 'utf8')).cases[0];
+// An element by data-testid through the shadow roots, as a function text for driver.evaluate.
+const BY_TEST_ID_IN_PAGE = `(id) => { const find = (root) => root.querySelector('[data-testid="' + id + '"]') || [...root.querySelectorAll('*')].map((el) => el.shadowRoot && find(el.shadowRoot)).find(Boolean) || null; return find(document); }`;
 
 // §3.4's tensors by the native CLI, one request per step: q, k, v = x W; ω = q kᵀ; α = softmax(ω / √d_k); z = α v.
 let nativeTensors;
@@ -346,6 +350,25 @@ for (const name of chosen) {
       assert.ok(wide < narrow - 50, `the frame went from ${narrow} px to ${wide} px when widened`);
       const content = await driver.evaluate(() => document.getElementById('f').contentDocument.querySelector('attention-lab').getBoundingClientRect().bottom);
       assert.ok(wide >= content && wide - content < 40, `the frame (${wide} px) fits its content (${content} px)`);
+    });
+
+    // "Train it": Step takes one optimizer step, Play runs to the end; the losses are PyTorch's.
+    check('the train section steps and plays to PyTorch\'s losses; the weights learn the previous token', async () => {
+      await driver.open(`${server.url}?section=train`);
+      await driver.waitForLab();
+      assert.equal(await driver.text('train-step'), '0');
+      assert.equal(await driver.text('train-loss'), TRAIN.answer.losses[0].toFixed(4));
+      await driver.click('train-step-button');
+      await driver.waitForText('train-step', '1');
+      assert.equal(await driver.text('train-loss'), TRAIN.answer.losses[1].toFixed(4));
+      await driver.click('train-play');
+      await driver.waitForText('train-step', '300', { timeout: 60000 });
+      assert.equal(await driver.text('train-loss'), TRAIN.answer.losses[300].toFixed(4));
+      const heat = await driver.evaluate(`() => [...(${BY_TEST_ID_IN_PAGE})('train-heatmap').querySelectorAll('td.mv-cell')].map((td) => Number(td.dataset.value))`);
+      const want = TRAIN.answer.weights[TRAIN.answer.weights.length - 1].values.slice(0, 36);
+      heat.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-4, `weight ${i}: ${v}, PyTorch ${want[i]}`));
+      for (let i = 1; i < 6; i++) assert.ok(heat[i * 6 + i - 1] > 0.9, `query ${i + 1} looks at the token before it`);
+      assert.equal(await driver.text('train-print'), TRAIN.output);
     });
   });
 }

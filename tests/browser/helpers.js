@@ -103,7 +103,8 @@ async function shownCells(page) {
 // The native engine's answer to one eval request (the same code the wasm engines are built from).
 function nativeEval(request) {
   const cli = path.join(ROOT, 'build/native/attention-lab');
-  return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request) }).toString());
+  // a train run's answer is megabytes: room for the largest eval answers
+  return JSON.parse(execFileSync(cli, ['eval'], { input: JSON.stringify(request), maxBuffer: 256 << 20 }).toString());
 }
 
 // The code cells (their texts) that python3's ast cannot parse, as [index, error, source]. python3 comes

@@ -81,3 +81,34 @@ TEST_CASE("float_text writes the shortest text that reads back, as %g writes it"
     }
     CHECK(checked > 190000);
 }
+
+// python_format (the print's numbers) skips printf; it must write what printf writes, rounding the
+// exact binary value half to even, for every float32: a spread over every exponent, and the ties.
+TEST_CASE("python_format writes what printf writes for '.4f', '.0f' and '.4e'", "[format]") {
+    auto printf_text = [](double v, const char* fmt) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, fmt, v);
+        return std::string(buf);
+    };
+    auto check_all = [&](float v) {
+        INFO("value " << printf_text(v, "%.9g"));
+        CHECK(attn::python_format(v, 'e', 4) == printf_text(v, "%.4e"));
+        if (std::fabs(v) < 1e9f) {
+            CHECK(attn::python_format(v, 'f', 4) == printf_text(v, "%.4f"));
+            CHECK(attn::python_format(v, 'f', 0) == printf_text(v, "%.0f"));
+        }
+    };
+    for (uint64_t k = 0; k < 200000; k++) {
+        const uint32_t bits = static_cast<uint32_t>(k * 21475 + (k >> 3));
+        float v;
+        std::memcpy(&v, &bits, sizeof v);
+        if (std::isfinite(v)) check_all(v);
+    }
+    // exact halves at the last printed digit: 0.5, 2.5, 1.00005 (not a float: its neighbours), 2^-k
+    for (float v : {0.5f, 1.5f, 2.5f, -2.5f, 0.00005f, 1.00005f, 0.000125f, 9.99995f, 99999.5f, 0.0f, -0.0f, 1e-45f, 3.4028235e38f}) check_all(v);
+    for (int e = -149; e <= 127; e++) check_all(std::ldexp(1.0f, e));
+    CHECK(attn::python_format(0.30609f, 'f', 4) == "0.3061");
+    CHECK(attn::python_format(9.99996f, 'e', 4) == "1.0000e+01");
+    CHECK(attn::python_format(-0.0, 'f', 4) == "-0.0000");
+    CHECK(attn::python_format(NAN, 'e', 4) == "nan");
+}

@@ -69,33 +69,86 @@ TEST_CASE("grad answers every reference case as PyTorch's loss.backward() does",
     CHECK(seen >= 8);
 }
 
+// One train answer against PyTorch's: every loss within 1e-4 relative, the recorded weights within 1e-4
+// and printed alike, the final parameters (and those of each recorded step, when asked) within 1e-4.
+static void check_train(const json& got, const json& want) {
+    REQUIRE(got["losses"].size() == want["losses"].size());
+    for (size_t i = 0; i < want["losses"].size(); i++) {
+        INFO("loss at step " << i);
+        CHECK(std::fabs(json_value(got["losses"][i]) - json_value(want["losses"][i])) <=
+              1e-4 * std::fabs(json_value(want["losses"][i])));
+    }
+    REQUIRE(got["weights"].size() == want["weights"].size());
+    for (size_t i = 0; i < want["weights"].size(); i++) {
+        INFO("attention weights record " << i);
+        check_tensor(got["weights"][i], want["weights"][i], 1e-4, 1e-6);
+    }
+    REQUIRE(keys_of(got["parameters"]) == keys_of(want["parameters"]));
+    for (const std::string& name : keys_of(want["parameters"])) {
+        INFO("final " << name);
+        check_tensor(got["parameters"][name], want["parameters"][name], 0.0, 1e-4);
+    }
+    REQUIRE(got.contains("parameter_history") == want.contains("parameter_history"));
+    if (!want.contains("parameter_history")) return;
+    REQUIRE(got["parameter_history"].size() == want["parameter_history"].size());
+    for (size_t i = 0; i < want["parameter_history"].size(); i++) {
+        for (const std::string& name : keys_of(want["parameters"])) {
+            INFO(name << " at record " << i);
+            check_tensor(got["parameter_history"][i][name], want["parameter_history"][i][name], 0.0, 1e-4);
+        }
+    }
+}
+
 TEST_CASE("train answers every reference case as PyTorch's SGD and Adam loops do", "[train]") {
     int seen = 0;
     const json cases = fixture_json("reference_cases.json");
     for (const auto& c : cases["cases"]) {
         if (c["request"]["op"] != "train") continue;
         INFO("case " << c["name"].get<std::string>());
-        const json got = eval_ok(c["request"]);
-        const json& want = c["answer"];
-        REQUIRE(got["losses"].size() == want["losses"].size());
-        for (size_t i = 0; i < want["losses"].size(); i++) {
-            INFO("loss at step " << i);
-            CHECK(std::fabs(json_value(got["losses"][i]) - json_value(want["losses"][i])) <=
-                  1e-4 * std::fabs(json_value(want["losses"][i])));
-        }
-        REQUIRE(got["weights"].size() == want["weights"].size());
-        for (size_t i = 0; i < want["weights"].size(); i++) {
-            INFO("attention weights record " << i);
-            check_tensor(got["weights"][i], want["weights"][i], 1e-4, 1e-6);
-        }
-        REQUIRE(keys_of(got["parameters"]) == keys_of(want["parameters"]));
-        for (const std::string& name : keys_of(want["parameters"])) {
-            INFO("final " << name);
-            check_tensor(got["parameters"][name], want["parameters"][name], 0.0, 1e-4);
-        }
+        check_train(eval_ok(c["request"]), c["answer"]);
         seen++;
     }
     CHECK(seen >= 17);
+}
+
+// The page's "Train it" run (web/src/sections/train.js): 300 steps, with the parameters of each record.
+TEST_CASE("train answers the page's task as PyTorch does, parameters of every record included", "[train]") {
+    const json cases = fixture_json("train_page_cases.json");
+    REQUIRE(cases["cases"].size() == 2);
+    for (const auto& c : cases["cases"]) {
+        INFO("case " << c["name"].get<std::string>());
+        check_train(eval_ok(c["request"]), c["answer"]);
+    }
+}
+
+TEST_CASE("record_parameters: each record holds the parameters its forward used, before that step's update", "[train]") {
+    json request = {{"op", "train"}, {"seed", 1}, {"module", "self_attention_v2"}, {"d_out", 2},
+                    {"x", {{1, 0}, {0, 1}, {1, 1}}}, {"target", {{0, 1}, {1, 0}, {0, 0}}},
+                    {"optimizer", "adam"}, {"lr", 0.1}, {"steps", 7}, {"record_every", 3}, {"record_parameters", true}};
+    const json got = eval_ok(request);
+    REQUIRE(got["parameter_history"].size() == 3);  // steps 0, 3, 6
+    for (int k : {0, 3, 6}) {
+        request["steps"] = k;
+        request.erase("record_parameters");
+        CHECK(got["parameter_history"][k / 3] == eval_ok(request)["parameters"]);
+    }
+    request["steps"] = 7;
+    CHECK_FALSE(eval_ok(request).contains("parameter_history"));  // not asked: not written
+    // "prints": false: the same values, no print in any R
+    request["record_parameters"] = true;
+    request["prints"] = false;
+    const json bare = eval_ok(request);
+    CHECK(bare["losses"] == got["losses"]);
+    CHECK(bare["weights"][1]["values"] == got["weights"][1]["values"]);
+    CHECK_FALSE(bare["weights"][1].contains("print"));
+    CHECK(bare["parameter_history"][2]["W_key.weight"]["values"] == got["parameter_history"][2]["W_key.weight"]["values"]);
+    CHECK_FALSE(bare["parameter_history"][2]["W_key.weight"].contains("print"));
+    CHECK_FALSE(bare["parameters"]["W_value.weight"].contains("print"));
+    request.erase("prints");
+    request["record_parameters"] = 1;
+    const attn::EvalResult bad = attn::eval_request(request.dump());
+    CHECK_FALSE(bad.ok);
+    CHECK_THAT(json::parse(bad.json)["error"].get<std::string>(), Catch::Contains("\"record_parameters\" must be true or false"));
 }
 
 TEST_CASE("grad names the parameters in named_parameters() order", "[train]") {

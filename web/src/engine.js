@@ -59,6 +59,18 @@ export function sectionData(engine, request, previous = null) {
   return results;
 }
 
+// eval's `train` op (README, "Requests"): the losses as numbers, every R's values as numbers (the
+// engine's shortest texts read back). Throws the engine's sentence for a refused request.
+export function trainRun(engine, request) {
+  const answer = JSON.parse(engine.evalRequest(JSON.stringify(request)));
+  if (answer.error) throw new Error(answer.error);
+  const numbers = (r) => { r.values = r.values.map(toNumber); return r; };
+  answer.losses = answer.losses.map(toNumber);
+  answer.weights.forEach(numbers);
+  for (const params of [answer.parameters, ...(answer.parameter_history || [])]) Object.values(params).forEach(numbers);
+  return answer;
+}
+
 // A Worker running engine-worker.js, started only when the learner asks for exercise 3.3's timing
 // (never at load: a host page's CSP may forbid workers). Same origin: the file itself; embedded from
 // another origin: a same-origin blob that imports it (Worker URLs must be same-origin). Browsers

@@ -11,6 +11,9 @@ namespace attn {
 // str(t): "tensor([...])", with ", grad_fn=<...>" when the tensor carries one and with_grad_fn.
 std::string format_tensor(const Tensor& t, bool with_grad_fn = true);
 
+// Python's format(v, '.{precision}{style}') for style 'f' or 'e' (the numbers of a print), e.g. 0.3061 -> "0.3061".
+std::string python_format(double v, char style, int precision);
+
 // str(t.shape): "torch.Size([6, 2])"
 std::string format_size(const Shape& shape);
 

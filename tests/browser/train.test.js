@@ -1,0 +1,166 @@
+// The "Train it" section: nothing trains until the learner asks; Step, Play, Pause, Reset and the
+// scrubber show the run's steps; the optimizer and learning rate start a new run; an edit of the inputs
+// resets it; a bad learning rate gets a sentence. Every number equals the native engine's and PyTorch's
+// (tests/fixtures/train_page_cases.json, from /usr/bin/python3 scripts/make_reference_cases.py train).
+'use strict';
+const { test, before, after } = require('node:test');
+const assert = require('node:assert/strict');
+const fs = require('node:fs');
+const path = require('node:path');
+const { ROOT, launch, startServer, newPage, waitForLab, openEditor, settle, nativeEval } = require('./helpers');
+
+const FIXTURE = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/train_page_cases.json'), 'utf8')).cases;
+const [ADAM, SGD] = FIXTURE;   // the page's default run and SGD with momentum 0.9, lr 0.5
+const T = 6;
+
+let browser, server;
+before(async () => { browser = await launch(); server = await startServer(); });
+after(async () => { await browser.close(); await server.close(); });
+
+// The same run, every step recorded, from the native CLI: the page's numbers must be these exactly.
+const nativeRun = (request) => nativeEval({ ...request, record_every: 1 });
+const nativeAdam = nativeRun(ADAM.request);
+
+async function open(section = 'train') {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=${section}`);
+  await waitForLab(page);
+  return { page, problems };
+}
+const byId = (page, id) => page.locator(`[data-testid=${id}]`);
+const text = (page, id) => byId(page, id).textContent();
+// The heatmap's cells, row by row: data-value, the engine's shortest text of each weight.
+const heatValues = (page) => byId(page, 'train-heatmap').locator('td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+const firstOrder = (r) => r.values.slice(0, T * T);
+// W_q as drawn: W_query.weight transposed (d_in × d_out)
+const drawnWq = (page) => byId(page, 'train-W_query').locator('td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
+const transposed = (r) => { const [rows, cols] = r.shape; return Array.from({ length: rows * cols }, (_, i) => r.values[(i % rows) * cols + Math.floor(i / rows)]); };
+const waitStep = (page, k, timeout = 60000) => page.waitForFunction((k) => {
+  const root = document.querySelector('attention-lab').shadowRoot;
+  return root.querySelector('[data-testid=train-step]').textContent === String(k);
+}, k, { timeout });
+
+// Step k on screen equals the native run's step k, and PyTorch's to the printed digit (and within 1e-4).
+async function assertStep(page, k, native, pytorch) {
+  assert.equal(await text(page, 'train-step'), String(k));
+  assert.equal(await text(page, 'train-loss'), native.losses[k].toFixed(4), `loss at step ${k}`);
+  if (pytorch) assert.equal(await text(page, 'train-loss'), pytorch.answer.losses[k].toFixed(4), `PyTorch's loss at step ${k}`);
+  assert.deepEqual(await heatValues(page), firstOrder(native.weights[k]), `weights at step ${k}`);
+  assert.deepEqual(await drawnWq(page), transposed(native.parameter_history[k]['W_query.weight']), `W_q at step ${k}`);
+  if (pytorch && k % pytorch.request.record_every === 0) {
+    const want = firstOrder(pytorch.answer.weights[k / pytorch.request.record_every]);
+    (await heatValues(page)).forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-4, `weight ${i} at step ${k}: ${v} vs PyTorch ${want[i]}`));
+  }
+}
+
+test('nothing trains before the learner asks; Step takes one optimizer step at a time, as PyTorch does', async () => {
+  const { page, problems } = await open();
+  assert.equal(await text(page, 'train-step'), '0');
+  assert.equal(await text(page, 'train-loss'), '0.5854');
+  await assertStep(page, 0, nativeAdam, ADAM);
+  assert.ok(await byId(page, 'train-scrubber').isDisabled(), 'no run yet: nothing to replay');
+  assert.match(await text(page, 'train-print'), /Press Play or Step/);
+  // near-uniform at step 0: each query's visible keys share its row
+  const w0 = await heatValues(page);
+  assert.ok(Math.abs(w0[T * 5 + 0] - 1 / 6) < 0.1, `step 0 is near uniform: ${w0.slice(30)}`);
+  for (let k = 1; k <= 3; k++) {
+    await byId(page, 'train-step-button').click();
+    await assertStep(page, k, nativeAdam, ADAM);
+  }
+  // the program's output, once the run exists, is exactly what PyTorch printed
+  assert.equal(await text(page, 'train-print'), ADAM.output);
+  assert.deepEqual(problems, []);
+});
+
+test('Play runs to step 300 and the weights learn the previous token; Pause stops; the scrubber replays', async () => {
+  const { page, problems } = await open();
+  await byId(page, 'train-play').click();
+  assert.equal(await text(page, 'train-play'), 'Pause');
+  await byId(page, 'train-play').click();   // pause at once
+  const paused = Number(await text(page, 'train-step'));
+  assert.ok(paused < 300, `paused before the end (at ${paused})`);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 100)))));
+  assert.equal(Number(await text(page, 'train-step')), paused, 'nothing moves while paused');
+  assert.equal(await text(page, 'train-play'), 'Play');
+  await assertStep(page, paused, nativeAdam, ADAM);
+
+  await byId(page, 'train-play').click();
+  await waitStep(page, 300);
+  assert.equal(await text(page, 'train-play'), 'Play');
+  await assertStep(page, 300, nativeAdam, ADAM);
+  // learned: every query from token 2 on puts more than 0.9 of its weight on the token before it
+  const w = await heatValues(page);
+  for (let i = 1; i < T; i++) assert.ok(w[i * T + i - 1] > 0.9, `query ${i + 1} looks one back: ${w.slice(i * T, i * T + T)}`);
+  assert.deepEqual(await drawnWq(page), transposed(nativeAdam.parameter_history[300]['W_query.weight']));
+  const plotted = await byId(page, 'train-loss-plot').locator('path.plot-line').count();
+  assert.equal(plotted, 1, 'the loss curve is drawn');
+
+  // the scrubber: back to step 100, then to 0
+  await byId(page, 'train-scrubber').evaluate((el) => { el.value = '100'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await assertStep(page, 100, nativeAdam, ADAM);
+  await byId(page, 'train-scrubber').focus();
+  await page.keyboard.press('Home');
+  await assertStep(page, 0, nativeAdam, ADAM);
+  // Reset: back to the untrained module, nothing to replay
+  await byId(page, 'train-reset').click();
+  await assertStep(page, 0, nativeAdam, ADAM);
+  assert.ok(await byId(page, 'train-scrubber').isDisabled());
+  assert.deepEqual(problems, []);
+});
+
+test('the optimizer and the learning rate start a new run; a bad learning rate gets a sentence', async () => {
+  const { page, problems } = await open();
+  await byId(page, 'train-step-button').click();
+  await byId(page, 'train-optimizer').selectOption('sgd');
+  assert.equal(await byId(page, 'train-lr').inputValue(), '0.5', 'SGD takes its own default');
+  assert.equal(await text(page, 'train-step'), '0');
+  for (let k = 1; k <= 2; k++) await byId(page, 'train-step-button').click();
+  await assertStep(page, 2, nativeRun(SGD.request), SGD);
+  assert.match(await page.locator('attention-lab [data-testid=train-code] code').textContent(), /torch\.optim\.SGD\(ca\.parameters\(\), lr=0\.5, momentum=0\.9\)/);
+
+  for (const bad of ['abc', '0', '-1', '20', '']) {
+    await byId(page, 'train-lr').fill(bad);
+    assert.match(await text(page, 'train-error'), /The learning rate must be a number above 0 and at most 10, e\.g\. 0\.02; .* Training keeps lr = 0\.5\./, `lr "${bad}"`);
+    assert.equal(await byId(page, 'train-lr').getAttribute('aria-invalid'), 'true');
+  }
+  await byId(page, 'train-step-button').click();   // still trains, with the last good lr
+  assert.equal(await text(page, 'train-step'), '3');
+  await byId(page, 'train-lr').fill('0.1');
+  assert.equal(await text(page, 'train-error'), '');
+  assert.equal(await text(page, 'train-step'), '0');
+  await byId(page, 'train-step-button').click();
+  const sgd01 = nativeRun({ ...SGD.request, lr: 0.1 });
+  await assertStep(page, 1, sgd01);
+  // a learning rate far too large: the loss overflows, and the page says so instead of failing
+  await byId(page, 'train-optimizer').selectOption('adam');
+  await byId(page, 'train-lr').fill('10');
+  await byId(page, 'train-play').click();
+  await waitStep(page, 300);
+  assert.deepEqual(problems, []);
+});
+
+test('an edit of the inputs resets training; the new task\'s numbers are the engine\'s', async () => {
+  const { page, problems } = await open('all');
+  const lab = page.locator('attention-lab');
+  await lab.locator('[data-testid=train-step-button]').click();
+  await lab.locator('[data-testid=train-step-button]').click();
+  assert.equal(await lab.locator('[data-testid=train-step]').textContent(), '2');
+  await openEditor(page);
+  await lab.locator('[data-testid=x-1-1]').fill('0.9');
+  await settle(page);
+  assert.equal(await lab.locator('[data-testid=train-step]').textContent(), '0');
+  assert.ok(await lab.locator('[data-testid=train-scrubber]').isDisabled());
+  const edited = { ...ADAM.request };
+  const x = JSON.parse(JSON.stringify(ADAM.request.x)), target = JSON.parse(JSON.stringify(ADAM.request.target));
+  // token 1 ("Your") is 0.43 at every place it appears, in x and in the targets
+  for (const seq of [...x, ...target]) for (const row of seq) if (row[0] === 0.43 && row[1] === 0.15) row[0] = 0.9;
+  Object.assign(edited, { x, target });
+  const native = nativeRun(edited);
+  assert.notEqual(native.losses[0].toFixed(4), ADAM.answer.losses[0].toFixed(4));
+  await lab.locator('[data-testid=train-step-button]').click();
+  assert.equal(await lab.locator('[data-testid=train-loss]').textContent(), native.losses[1].toFixed(4));
+  assert.deepEqual(await lab.locator('[data-testid=train-heatmap] td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value))), firstOrder(native.weights[1]));
+  // the code shows the learner's value
+  assert.match(await lab.locator('[data-testid=train-code] code').textContent(), /\[\[0\.9, 0\.15, 0\.89\], # Your/);
+  assert.deepEqual(problems, []);
+});

@@ -1,0 +1,354 @@
+// Section "train" (issue 16): the chapter's CausalAttention trained live by the engine's `train` op, its
+// loss, its 6×6 weights and W_q, W_k, W_v drawn at any recorded step. Training runs only when the learner
+// asks (Play, Step): one engine call computes the whole run, then playback replays its records, a few
+// per animation frame. An edit of the inputs only resets (one engine step for the untrained state).
+//
+// The task. The issue's first idea (SelfAttention_v2 on one sentence, position one-hots appended, target
+// the previous token) trains to a loss near 0 without a previous-token pattern: with one sequence the
+// value projection of the one-hot positions is a lookup table, so any invertible weight matrix does. So
+// the same tokens come in four orders (a batch): the previous token's embedding then depends on the
+// order, and only attention to the previous position can produce it. CausalAttention (§3.5) because a
+// previous-token head is what GPT-style models learn; token 1, with nothing before it, copies itself.
+import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
+import { seedFor } from '../model.js';
+import { sectionFrame, inputsPython, show } from './common.js';
+import { matrixView, linePlot } from '../views/index.js';
+import { trainRun } from '../engine.js';
+import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
+
+export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
+
+export const TRAIN_STEPS = 300;       // optimizer updates a run shows; the engine runs one more forward
+export const TRAIN_SEED = 123;        // the book's seed for CausalAttention (§3.5.3)
+export const OPTIMIZERS = new Map([
+  ['adam', { label: 'Adam', lr: 0.02 }],
+  ['sgd', { label: 'SGD with momentum 0.9', lr: 0.5, momentum: 0.9 }],
+]);
+const LR_MAX = 10;
+const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
+const ANSWER_BUDGET = 150000;         // recorded numbers in one run; larger inputs record every r-th step
+const PRINT_EVERY = 50;               // the code prints the loss every 50 steps
+
+// The four orders of T tokens: as written, reversed, even positions then odd, and odd then even reversed.
+// In no two of them does one token always follow the same token, so content alone cannot tell the previous one.
+export function trainOrders(T) {
+  const all = Array.from({ length: T }, (_, i) => i);
+  const evens = all.filter((i) => i % 2 === 0), odds = all.filter((i) => i % 2 === 1);
+  return [all, all.slice().reverse(), [...evens, ...odds], [...odds.slice().reverse(), ...evens.slice().reverse()]];
+}
+
+// The batch the engine trains on, from the learner's inputs (no arithmetic: rows rearranged, 0s and 1s).
+export function trainTask(state) {
+  const T = state.tokens, d = state.d_in;
+  const rows = Array.from({ length: T }, (_, i) => state.inputs.slice(i * d, (i + 1) * d));
+  const orders = trainOrders(T);
+  const oneHot = (t) => Array.from({ length: T }, (_, p) => (p === t ? 1 : 0));
+  const x = orders.map((order) => order.map((i, t) => [...rows[i], ...oneHot(t)]));
+  const target = orders.map((order) => order.map((_, t) => rows[order[Math.max(t - 1, 0)]]));
+  return { T, d, orders, x, target, seed: seedFor(state, TRAIN_SEED) };
+}
+
+// Records every r-th step, r dividing TRAIN_STEPS, so a run's answer stays under ANSWER_BUDGET numbers.
+export function recordEvery(task) {
+  const perRecord = task.orders.length * task.T * task.T + 3 * task.d * (task.d + task.T);
+  for (let r = 1; r <= TRAIN_STEPS; r++) if (TRAIN_STEPS % r === 0 && (TRAIN_STEPS / r + 1) * perRecord <= ANSWER_BUDGET) return r;
+  return TRAIN_STEPS;
+}
+
+export function trainRequest(task, optimizer, lr, steps, every) {
+  const o = OPTIMIZERS.get(optimizer);
+  return { op: 'train', seed: task.seed, module: 'causal_attention', x: task.x, target: task.target, d_out: task.d, dropout: 0,
+    optimizer, lr, ...(o.momentum ? { momentum: o.momentum } : {}), steps, record_every: every, record_parameters: true, prints: false };
+}
+
+// The PyTorch program that computes what the section shows.
+export function trainPython(task, words, inputs, optimizer, lr) {
+  const o = OPTIMIZERS.get(optimizer);
+  const make = optimizer === 'adam' ? `torch.optim.Adam(ca.parameters(), lr=${lr})` : `torch.optim.SGD(ca.parameters(), lr=${lr}, momentum=${o.momentum})`;
+  return `import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+${LISTING_3_3.trimEnd()}
+
+${inputsPython(inputs, words)}
+T, d = inputs.shape
+# the tokens in four orders: only a token's position says which token came before it
+orders = ${JSON.stringify(task.orders).replace(/,/g, ', ')}
+embeddings = inputs[torch.tensor(orders)]                      # 4 × T × d
+positions = torch.eye(T).expand(len(orders), T, T)             # one-hot positions
+x = torch.cat([embeddings, positions], dim=-1)                 # d_in = d + T
+target = torch.cat([embeddings[:, :1], embeddings[:, :-1]], dim=1)   # the previous token (token 1: itself)
+
+torch.manual_seed(${task.seed})
+ca = CausalAttention(d + T, d, context_length=T, dropout=0.0)
+optimizer = ${make}
+for step in range(${TRAIN_STEPS}):
+    optimizer.zero_grad()
+    loss = F.mse_loss(ca(x), target)
+    if step % ${PRINT_EVERY} == 0:
+        print(f"step {step}: loss {loss.item():.4f}")
+    loss.backward()
+    optimizer.step()
+print(f"step ${TRAIN_STEPS}: loss {F.mse_loss(ca(x), target).item():.4f}")
+
+with torch.no_grad():   # the weights of the first order, as forward computes them (the map above)
+    keys, queries = ca.W_key(x), ca.W_query(x)
+    attn_scores = (queries @ keys.transpose(1, 2)).masked_fill(ca.mask.bool()[:T, :T], -torch.inf)
+    print(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)[0])`;
+}
+
+// A learning rate from the field: {value} or {error: a sentence}.
+export function parseLr(text) {
+  const t = text.trim();
+  const v = Number(t);
+  if (t === '' || !/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) || !(v > 0 && v <= LR_MAX)) {
+    return { error: `The learning rate must be a number above 0 and at most ${LR_MAX}, e.g. 0.02; “${t.slice(0, 12)}” is not.` };
+  }
+  return { value: v };
+}
+
+function build(ctx) {
+  const { el, body } = sectionFrame('train', 'Train it: watch W_q, W_k and W_v learn');
+  const lrId = uid('train-lr'), optId = uid('train-opt'), scrubId = uid('train-scrub'), errId = uid('train-error');
+  // its label says what a press does (Play or Pause): no aria-pressed, which would contradict a changing label
+  const playBtn = h('button', { type: 'button', 'data-testid': 'train-play', text: 'Play' });
+  const stepBtn = h('button', { type: 'button', 'data-testid': 'train-step-button', text: 'Step' });
+  const resetBtn = h('button', { type: 'button', 'data-testid': 'train-reset', text: 'Reset' });
+  const optSelect = h('select', { id: optId, 'data-testid': 'train-optimizer' },
+    [...OPTIMIZERS].map(([value, o]) => h('option', { value, text: o.label })));
+  const lrInput = h('input', { type: 'text', id: lrId, inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': 'train-lr', 'aria-describedby': errId, value: String(OPTIMIZERS.get('adam').lr) });
+  const error = h('p', { id: errId, class: 'note error', role: 'status', 'data-testid': 'train-error' });
+  const stepText = h('span', { 'data-testid': 'train-step', text: '0' });
+  const lossText = h('span', { 'data-testid': 'train-loss' });
+  const status = h('p', { class: 'train-status' }, 'Step ', stepText, ` of ${TRAIN_STEPS}, loss `, lossText);
+  const scrubber = h('input', { type: 'range', id: scrubId, min: '0', max: '0', step: '1', value: '0', 'data-testid': 'train-scrubber', disabled: true });
+  const note = h('p', { class: 'hint', 'data-testid': 'train-note', 'aria-live': 'polite' });
+  const controls = h('div', { class: 'train-controls' },
+    h('div', { class: 'controls' }, playBtn, stepBtn, resetBtn,
+      h('label', { for: optId, text: 'Optimizer ' }), optSelect,
+      h('label', { for: lrId, text: 'Learning rate ' }), lrInput),
+    error, status,
+    h('p', { class: 'slider train-scrub' }, h('label', { for: scrubId, text: 'Replay a step (steps taken so far)' }), scrubber),
+    note);
+  // its y domain is set per run (linePlot reads options.y.domain at each draw): the curve grows into a
+  // fixed frame during playback instead of rescaling every frame
+  const lossOptions = { title: 'Loss (mean squared error) at each step', testid: 'train-loss-plot',
+    summary: 'The loss of every step taken so far, on a log scale, with the shown step marked.',
+    x: { label: 'step', domain: [0, TRAIN_STEPS] }, y: { label: 'loss', log: 10 }, series: [],
+    describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
+  const lossPlot = linePlot(lossOptions);
+  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights of the first order: query × key', testid: 'train-heatmap',
+    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
+  // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
+  const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: `${name}.weight transposed`, title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
+    testid: `train-${name}`, rowName: 'input', colName: 'output', scale: 'diverging', domain: [-1, 1] }));
+  const wViews = wOptions.map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
+  const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
+
+  let task = null, taskKey = '';
+  let optimizer = 'adam', lr = OPTIMIZERS.get('adam').lr;
+  let start = null;          // the untrained state: a one-step run (its record 0)
+  let run = null;            // the whole run, once the learner asked for training
+  let shown = 0, reached = 0;   // the step on screen, the furthest step taken
+  let playing = false, frame = 0;
+
+  const every = () => (run ? run.every : 1);
+  const source = () => run || start;
+  // record index of step k
+  const rec = (k) => k / every();
+
+  function fail(e) { setText(error, e.message); }
+
+  // The untrained module: one engine step, record 0 only (no training yet).
+  function resetRun() {
+    stop();
+    run = null; shown = 0; reached = 0;
+    start = null;
+    if (!task) return;
+    try {
+      start = trainRun(ctx.engine, trainRequest(task, optimizer, lr, 1, 1));
+      start.every = 1;
+    } catch (e) { fail(e); }
+  }
+
+  // The whole run (TRAIN_STEPS updates and the forward after them), computed when first asked for.
+  function ensureRun() {
+    if (run) return true;
+    try {
+      const r = recordEvery(task);
+      run = trainRun(ctx.engine, trainRequest(task, optimizer, lr, TRAIN_STEPS + 1, r));
+      run.every = r;
+      run.domain = weightDomain(run.parameter_history);
+      drawCodeOutput();
+      return true;
+    } catch (e) { fail(e); return false; }
+  }
+
+  // The loss axis: the run's smallest to largest loss (before a run, a decade below the first one).
+  function lossDomain(losses) {
+    const ok = losses.filter((v) => Number.isFinite(v) && v > 0);
+    if (!ok.length) return undefined;
+    const lo = Math.min(...ok), hi = Math.max(...ok);
+    return ok.length === 1 || hi / lo < 10 ? [Math.min(lo, hi / 10), hi] : [lo, hi];
+  }
+
+  // One colour scale for W_q, W_k and W_v over the whole run, so a growing weight looks it.
+  function weightDomain(history) {
+    let m = 1e-6;
+    for (const params of history) for (const r of Object.values(params)) for (const v of r.values) if (Number.isFinite(v)) m = Math.max(m, Math.abs(v));
+    return [-m, m];
+  }
+
+  // Shows step k (a recorded one) in every view.
+  function showStep(k) {
+    const S = source();
+    if (!S) return;
+    shown = k;
+    reached = Math.max(reached, k);
+    const i = rec(k);
+    const { T, d } = task;
+    const words = ctx.state.words;
+    setText(stepText, String(k));
+    const loss = S.losses[k];
+    setText(lossText, fixed4(loss));
+    const w = S.weights[i];
+    const first = w.values.slice(0, T * T);   // the first order's T × T block
+    heat.update({ values: first, texts: first.map(String), shape: [T, T], rowLabels: words, colLabels: words,
+      mask: first.map((_, idx) => idx % T > Math.floor(idx / T)) });
+    // short row labels: a label wider than its column would overlap the first cell's colour on a phone
+    const inputLabels = [...Array.from({ length: d }, (_, j) => `x${j + 1}`), ...Array.from({ length: T }, (_, p) => `p${p + 1}`)];
+    const params = S.parameter_history[i];
+    const domain = run ? run.domain : weightDomain([params]);
+    ['W_query', 'W_key', 'W_value'].forEach((name, v) => {
+      const r = params[`${name}.weight`];
+      const [rows, cols] = r.shape;   // d_out × d_in: drawn transposed, d_in × d_out as §3.4.1 draws W_q
+      const values = Array.from({ length: cols * rows }, (_, idx) => r.values[(idx % rows) * cols + Math.floor(idx / rows)]);
+      wOptions[v].domain = domain;
+      wViews[v].update({ values, texts: values.map(String), shape: [cols, rows], rowLabels: inputLabels, colLabels: Array.from({ length: rows }, (_, j) => String(j + 1)) });
+    });
+    lossOptions.y.domain = lossDomain(run ? S.losses : [loss]);
+    lossPlot.update([
+      { name: 'loss', points: S.losses.slice(0, reached + 1).map((y, x) => ({ x, y })).filter((p) => p.y > 0 && Number.isFinite(p.y)), mark: 'line' },
+      { name: `step ${k}`, points: Number.isFinite(loss) && loss > 0 ? [{ x: k, y: loss }] : [], mark: 'dot' }]);
+    scrubber.max = String(run ? reached : 0);
+    scrubber.step = String(every());
+    scrubber.value = String(k);
+    scrubber.disabled = !run;
+    scrubber.setAttribute('aria-valuetext', `step ${k}, loss ${fixed4(loss)}`);
+    const bad = S.losses.slice(0, k + 1).findIndex((v) => !Number.isFinite(v));
+    setText(note, bad >= 0 ? `The loss became ${S.losses[bad]} at step ${bad}: the learning rate is too large for this task; try a smaller one (Adam 0.02, SGD 0.5).`
+      : !run ? 'Press Play to train, or Step for one update at a time. Nothing trains until you do.'
+        : k === TRAIN_STEPS ? `Trained: ${TRAIN_STEPS} steps. Each query now looks at the token before it. Drag the slider to replay any step.`
+          : every() > 1 ? `Your inputs are large, so the run keeps every ${every()}th step; Step moves ${every()} updates.` : '');
+    setText(playBtn, playing ? 'Pause' : 'Play');
+  }
+
+  function drawCodeOutput() {
+    if (!run) { setText(codeOut, 'Press Play or Step to run it: its output appears here.'); return; }
+    const lines = [];
+    for (let k = 0; k < TRAIN_STEPS; k += PRINT_EVERY) lines.push(`step ${k}: loss ${fixed4(run.losses[k])}`);
+    lines.push(`step ${TRAIN_STEPS}: loss ${fixed4(run.losses[TRAIN_STEPS])}`);
+    const { T } = task;
+    const last = run.weights[run.weights.length - 1].values.slice(0, T * T);
+    lines.push(ctx.engine.formatTensor(new Float32Array(last), [T, T]));
+    setText(codeOut, lines.join('\n'));
+  }
+
+  function stop() {
+    playing = false;
+    if (frame) cancelAnimationFrame(frame);
+    frame = 0;
+  }
+  function tick() {
+    frame = 0;
+    if (!playing) return;
+    const next = Math.min(TRAIN_STEPS, shown + RECORDS_PER_FRAME * every());
+    if (next >= TRAIN_STEPS) playing = false;
+    showStep(next);
+    if (playing) frame = requestAnimationFrame(tick);
+  }
+  function play() {
+    if (!ensureRun()) return;
+    if (shown >= TRAIN_STEPS) showStep(0);   // at the end: replay from the start
+    playing = true;
+    showStep(shown);
+    frame = requestAnimationFrame(tick);
+  }
+
+  playBtn.addEventListener('click', () => {
+    setText(error, '');
+    if (playing) { stop(); showStep(shown); } else play();
+  });
+  stepBtn.addEventListener('click', () => {
+    setText(error, '');
+    stop();
+    if (!ensureRun()) return;
+    showStep(Math.min(TRAIN_STEPS, shown + every()));
+  });
+  resetBtn.addEventListener('click', () => { setText(error, ''); resetRun(); showStep(0); drawCodeOutput(); });
+  scrubber.addEventListener('input', () => {
+    stop();
+    const k = Number(scrubber.value);
+    if (run && Number.isInteger(k) && k >= 0 && k <= reached) showStep(k);
+  });
+  optSelect.addEventListener('change', () => {
+    const was = OPTIMIZERS.get(optimizer);
+    optimizer = optSelect.value;
+    // the field still holds the old optimizer's default: take the new one's
+    if (parseLr(lrInput.value).value === was.lr) { lr = OPTIMIZERS.get(optimizer).lr; lrInput.value = String(lr); lrInput.removeAttribute('aria-invalid'); setText(error, ''); }
+    settingsChanged();
+  });
+  lrInput.addEventListener('input', () => {
+    const r = parseLr(lrInput.value);
+    if (r.error) {
+      lrInput.setAttribute('aria-invalid', 'true');
+      setText(error, `${r.error} Training keeps lr = ${lr}.`);
+      return;
+    }
+    lrInput.removeAttribute('aria-invalid');
+    setText(error, '');
+    if (r.value !== lr) { lr = r.value; settingsChanged(); }
+  });
+  // New settings: a new run from the untrained module (the same one: only the optimizer differs).
+  function settingsChanged() {
+    stop();
+    if (start) start.every = 1;
+    run = null; shown = 0; reached = 0;
+    showStep(0);
+    drawCodeOutput();
+    drawCode();
+  }
+
+  const codePre = pythonCode('');
+  const codeCell = h('figure', { class: 'cell', 'data-testid': 'train-code' }, codePre, codeOut);
+  function drawCode() {
+    const inputs = { values: ctx.state.inputs, shape: [ctx.state.tokens, ctx.state.d_in] };
+    setText(codePre.firstChild, trainPython(task, ctx.state.words, inputs, optimizer, lr));
+  }
+
+  // An edit: a new task resets training (one engine step for the untrained state); anything else is no change.
+  function update() {
+    const next = trainTask(ctx.state);
+    const key = JSON.stringify([next.x, next.seed, ctx.state.words]);
+    if (key === taskKey) return;
+    taskKey = key;
+    task = next;
+    setText(error, '');
+    resetRun();
+    drawCode();
+    drawCodeOutput();
+    show(body,
+      para('§3.4 calls W_q, W_k and W_v trainable, “so the model can learn which similarities matter”. Here the engine trains them, step by step, with the same numbers as PyTorch. The task: output the previous token’s embedding (the first token, with none before it, its own). Each token’s vector gets its position appended as a one-hot, and the tokens come in four orders, so only the position tells which token came before: the attention weights must learn to look one step back.'),
+      place(controls),
+      h('div', { class: 'train-views' }, place(lossPlot.el), place(heat.el)),
+      para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, p1… its position one-hot.'),
+      h('div', { class: 'matrices train-weights' }, ...wViews.map((v) => place(v.el))),
+      h('h3', { text: 'The same training in PyTorch' }),
+      para('This program prints what the views show: the loss every 50 steps and the first order’s weights after the last step.'),
+      place(codeCell));
+    if (start) showStep(0);
+  }
+
+  return { el, update };
+}
