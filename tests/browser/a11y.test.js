@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, launch, startServer, newPage, waitForLab, openEditor } = require('./helpers');
+const { ROOT, launch, startServer, newPage, waitForLab, openEditor, layOutEverySection } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -16,6 +16,7 @@ test('axe-core finds no WCAG A/AA violations, in the shadow root too', async () 
   await page.goto(server.url);
   await waitForLab(page);
   await openEditor(page);
+  await layOutEverySection(page);
   // evaluated through the devtools protocol, which the page's CSP does not govern
   await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
   const violations = await page.evaluate(async () => {
@@ -57,17 +58,7 @@ test('axe-core, every rule: no serious or critical violation at 1280 px or at 39
     await page.setViewportSize({ width, height: 900 });
     await page.goto(server.url);
     await waitForLab(page);
-    // every section laid out once, so content-visibility: auto knows its real height: otherwise the page
-    // shifts while axe scrolls from element to element (a section coming into view grows from its
-    // 1500 px placeholder), and axe reads the colour behind a text at coordinates another section's
-    // button has moved into (seen with the train section's labels and §3.6's Run button, at 390 px)
-    await page.evaluate(async () => {
-      for (const s of document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')) {
-        s.scrollIntoView();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      }
-      window.scrollTo(0, 0);
-    });
+    await layOutEverySection(page);
     await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
     const serious = await page.evaluate(async () => (await window.axe.run(document)).violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')

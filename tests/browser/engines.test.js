@@ -256,7 +256,10 @@ for (const name of chosen) {
       await driver.click('step-prev');
       assert.deepEqual(await state(), states.at(-2), 'step back by the button');
       await driver.focus('[data-testid=step-prev]');
+      // a step brings its result into sight in the next frame (a scroll): each key waits for it
+      const settledFrames = () => driver.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
       for (let i = states.length - 3; i >= 0; i--) {
+        await settledFrames();
         await driver.pressKey('ArrowLeft');
         assert.deepEqual(await state(), states[i], `← back to step ${i + 1}`);
       }

@@ -132,4 +132,22 @@ function nativeContext(T) {
   return nativeEval({ op: 'matmul', a: [w], b: rowsOf(values) }).values;
 }
 
-module.exports = { ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+// Every section of the page laid out once, top to bottom, then back to the top, so content-visibility:
+// auto knows each one's real height. Before axe: otherwise the page shifts while axe scrolls from element
+// to element (a section coming into view grows from its 1500 px placeholder), and axe reads the colour
+// behind a text at coordinates another section's button has moved into (seen with the train section's
+// labels and §3.6's Run button).
+async function layOutEverySection(page) {
+  await page.evaluate(async () => {
+    for (const lab of document.querySelectorAll('attention-lab')) {
+      for (const s of lab.shadowRoot.querySelectorAll('.section')) {
+        s.scrollIntoView();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }
+    }
+    window.scrollTo(0, 0);
+    await Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete));
+  });
+}
+
+module.exports = { layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

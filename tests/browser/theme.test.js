@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, launch, startServer, newPage, waitForLab } = require('./helpers');
+const { ROOT, launch, startServer, newPage, waitForLab, layOutEverySection } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -24,9 +24,9 @@ async function pageWith(html, colorScheme = 'light', dark = colorScheme === 'dar
 }
 
 async function axe(page) {
+  await layOutEverySection(page);
   await page.evaluate(fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8'));
   return page.evaluate(async () => {
-    // every section on screen in turn is not needed: content-visibility only skips painting, axe reads styles
     const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } });
     return r.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
   });
