@@ -97,6 +97,7 @@ export function skipWhileOffScreen(region) {
 function skippedRegionOf(node) {
   if (!skipped.size) return null;
   for (let n = node; n; n = n.parentNode) if (skipped.has(n)) return n;
+  for (const region of skipped) if (!region.isConnected) skipped.delete(region);   // a rebuilt element's old sections
   return null;
 }
 function later(region, node, job) {
@@ -109,7 +110,8 @@ function later(region, node, job) {
       if (next.done) break;
       const [region, jobs] = next.value;
       deferred.delete(region);
-      run([...jobs.values()]);
+      if (region.isConnected) run([...jobs.values()]);
+      else skipped.delete(region);
     }
     draining = null;
   })();
