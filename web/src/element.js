@@ -189,8 +189,10 @@ class AttentionLabElement extends HTMLElement {
           scheduled = false;
           const mine = edits;
           if (!status.hidden) status.hidden = true;
-          if (!first) for (const s of sections) if (near.has(s)) updateSection(s);
-          if (!first) shown();
+          if (!first) {
+            for (const s of sections) if (near.has(s)) updateSection(s);
+            shown();
+          }
           try {
             for (const s of sections) {
               if (shows.get(s) === mine) continue;

@@ -50,7 +50,7 @@ export function matrixView(data, options = {}) {
   root.append(head, body, ...(legend ? [legendEl] : []), printEl);   // append(null) would add the text "null"
 
   let rows = 0, cols = 0;
-  let cells = [];          // cells[r][c] = {td, text (Text node), value, label}
+  let cells = [];          // cells[r][c] = {td, text (Text node), value, and what was last written: valueText, shown, label, masked, bg}
   let rowHeads = [], colHeads = [];
   let rowLabels = [], colLabels = [];
   let active = { row: 0, col: 0 };   // the cell in the Tab order (roving tabindex)
