@@ -106,15 +106,22 @@ test('the learner\'s seed replaces every torch.manual_seed on the page; empty br
   assert.deepEqual(problems, []);
 });
 
-test('an edit is on screen in the next frame; sections off screen follow, and updateComplete waits for them', async () => {
+test('an edit is on screen in the next frame; what is off screen follows, and updateComplete waits for it', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
   const result = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
-    const cell = (testid) => root.querySelector(`[data-testid=${testid}] td[data-row="1"][data-col="0"]`).dataset.value;
-    const before = { shown: cell('weights-heatmap'), below: cell('causal-heatmap') };
+    const view = (name) => root.querySelector(`[data-matrix="${name}"]`);
+    const cell = (name) => view(name).querySelector('td[data-row="1"][data-col="0"]').dataset.value;
+    const read = () => ({ shown: cell('attn_weights'), above: cell('inputs'), below: cell('causal attn_weights') });
+    // §3.4's weights on screen; its x view (the same section) and the causal section off screen
+    view('attn_weights').scrollIntoView({ block: 'center' });
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));   // the observers saw it
+    const offScreen = (name) => { const r = view(name).getBoundingClientRect(); return r.bottom < 0 || r.top > innerHeight; };
+    const placed = { above: offScreen('inputs'), below: offScreen('causal attn_weights'), shown: !offScreen('attn_weights') };
+    const before = read();
     let frames = 0, counting = true;
     const tick = () => { frames++; if (counting) requestAnimationFrame(tick); };
     requestAnimationFrame(tick);   // before the element's callback: counts the frame the update lands in
@@ -122,15 +129,18 @@ test('an edit is on screen in the next frame; sections off screen follow, and up
     field.value = '0.9';
     field.dispatchEvent(new Event('input', { bubbles: true }));
     await lab.visibleUpdateComplete;
-    const visible = { frames, shown: cell('weights-heatmap'), below: cell('causal-heatmap') };
+    const visible = { frames, ...read() };
     counting = false;
     await lab.updateComplete;
-    return { before, visible, settled: { shown: cell('weights-heatmap'), below: cell('causal-heatmap') } };
+    return { placed, before, visible, settled: read() };
   });
-  assert.equal(result.visible.frames, 1, 'the sections on screen are updated in the first frame after the edit');
+  assert.deepEqual(result.placed, { above: true, below: true, shown: true }, 'the weights on screen, x and the causal map off it');
+  assert.equal(result.visible.frames, 1, 'what is on screen is updated in the first frame after the edit');
   assert.notEqual(result.visible.shown, result.before.shown, '§3.4\'s weights, on screen, show the edit');
+  assert.equal(result.visible.above, result.before.above, '§3.4\'s x view, off screen, is drawn after that frame');
   assert.equal(result.visible.below, result.before.below, 'the causal section, screens below, is not updated in that frame');
   assert.equal(result.settled.shown, result.visible.shown);
+  assert.notEqual(result.settled.above, result.before.above, 'updateComplete waits until x shows the edit');
   assert.notEqual(result.settled.below, result.before.below, 'updateComplete waits until the causal section shows the edit too');
   assert.deepEqual(problems, []);
 });

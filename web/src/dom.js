@@ -4,6 +4,7 @@
 import { BASE_URL } from './base-url.js';
 import { nextTask } from './tasks.js';
 import { scriptURL } from './trusted.js';
+import { drawWhenSeen, dropDraws } from './views/dom.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
 // so the page and its drawings build nodes one way.
@@ -35,6 +36,29 @@ export function morph(target, source) {
     else target.replaceChild(resolvePlaces(s), t);
   }
   while (target.childNodes.length > next.length) target.lastChild.remove();
+}
+
+// morph, with the patching of each child left to drawWhenSeen: when target's children already have
+// source's outline (the same tags in the same order, the same placed nodes), each child is patched, and
+// its math rendered, when it is on screen, so an edit's frame touches only what the learner sees. A new
+// outline is morphed whole, at once.
+export function morphWhenSeen(target, source) {
+  const next = [...source.childNodes];
+  const now = target.childNodes;
+  const sameOutline = next.length === now.length
+    && next.every((s, i) => (s.keptNode ? s.keptNode === now[i] : samePlace(now[i], s)));
+  if (!sameOutline) {
+    dropDraws(target);
+    morph(target, source);
+    renderMath(target);
+    return;
+  }
+  next.forEach((s, i) => {
+    const t = now[i];
+    if (s.keptNode) return;
+    if (t.nodeType !== Node.ELEMENT_NODE) patch(t, s);
+    else drawWhenSeen(t, () => { patch(t, s); renderMath(t); });
+  });
 }
 
 // A new subtree going in whole: its stand-ins become the nodes they stand for.
@@ -100,7 +124,8 @@ function renderBox(el) {
 }
 
 export function renderMath(root) {
-  for (const el of root.querySelectorAll('[data-tex]')) {
+  const boxes = root.querySelectorAll('[data-tex]');
+  for (const el of root.dataset?.tex ? [root, ...boxes] : boxes) {
     if (el.dataset.rendered === el.dataset.tex) continue;
     if (mathDeferred > 0 || !katexModule) texQueue.push(el);
     else renderBox(el);

@@ -1,7 +1,7 @@
 // Building blocks the sections share: the section frame, Python
 // literals of the learner's inputs, and outputs as the engine printed them.
-import { h, uid, pythonCode, morph, renderMath } from '../dom.js';
-import { onResize, measureThenWrite, skipWhileOffScreen } from '../views/dom.js';
+import { h, uid, pythonCode, morphWhenSeen } from '../dom.js';
+import { onResize, measureAfterFrame, skipWhileOffScreen } from '../views/dom.js';
 
 export function sectionFrame(id, heading, intro) {
   const headingId = uid(id);
@@ -56,10 +56,10 @@ export function listing(title, code) {
   return h('details', { class: 'listing' }, h('summary', { text: title }), pythonCode(code));
 }
 
-// Puts a section's new content in place: patched into what is shown, then its new math rendered.
+// Puts a section's new content in place: patched into what is shown, then its new math rendered; the
+// parts off screen are patched after the edit's frame, or when they come on screen (morphWhenSeen).
 export function show(body, ...children) {
-  morph(body, h('div', null, ...children));
-  renderMath(body);
+  morphWhenSeen(body, h('div', null, ...children));
   keyboardScroll(body);
 }
 
@@ -75,7 +75,7 @@ export function keyboardScroll(body) {
   const candidates = [...body.querySelectorAll(SCROLLERS)].filter((el) => !el.closest('.mv'));   // the views' prints are Tab stops of their own
   for (const el of candidates) if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
   if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
-  measureThenWrite(() => candidates.map((el) => el.scrollWidth > el.clientWidth + 1), (scrolls) => {
+  measureAfterFrame(() => candidates.map((el) => el.scrollWidth > el.clientWidth + 1), (scrolls) => {
     candidates.forEach((el, i) => {
       if (scrolls[i] && el.getAttribute('tabindex') !== '0') {
         el.setAttribute('tabindex', '0');

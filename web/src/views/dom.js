@@ -106,6 +106,7 @@ function later(region, node, job) {
   draining ||= (async () => {
     while (deferred.size) {
       await nextTask();
+      if (drawing) { await drawing; continue; }   // what waits to be drawn is measured once it is
       const next = deferred.entries().next();
       if (next.done) break;
       const [region, jobs] = next.value;
@@ -116,8 +117,63 @@ function later(region, node, job) {
     draining = null;
   })();
 }
-// Resolves when no read waits any more (the page's updateComplete includes it).
-export const measuresSettled = () => draining || Promise.resolve();
+// A read that can wait for the frame to be drawn (whether a box scrolls sideways, say): it runs in a
+// task after it, when the layout is already done and reading it costs nothing.
+export function measureAfterFrame(read, write, node) {
+  later(node, node, { read, write });
+}
+
+// Drawing that waits while it is off screen. An edit redraws every view and paragraph of a section;
+// the ones on screen draw at once, in the edit's frame, and the others in the tasks after it, a few ms
+// of them per task, or as soon as one comes on screen (an IntersectionObserver). Only a node's latest
+// draw runs. A node that is not in the document, or not yet seen by the observer, draws at once.
+const onScreen = new WeakMap();   // node -> on screen, as the observer last reported (absent: not known)
+const waiting = new Map();    // node -> its latest draw, in the order they were first queued
+let screenWatch = null, drawing = null;
+function watchScreen() {
+  if (screenWatch === null) {
+    screenWatch = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        onScreen.set(e.target, e.isIntersecting);
+        const draw = e.isIntersecting && waiting.get(e.target);
+        if (draw) { waiting.delete(e.target); run1(draw); }
+      }
+    }) : false;
+  }
+  return screenWatch;
+}
+export function drawWhenSeen(node, draw) {
+  const watch = watchScreen();
+  if (!watch || !node.isConnected) { waiting.delete(node); draw(); return; }
+  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  if (onScreen.get(node) !== false) { waiting.delete(node); draw(); return; }
+  waiting.set(node, draw);
+  drawing ||= (async () => {
+    while (waiting.size) {
+      await nextTask();
+      const start = performance.now();
+      for (const [n, d] of waiting) {
+        waiting.delete(n);
+        run1(d);
+        if (performance.now() - start > 4) break;
+      }
+    }
+    drawing = null;
+  })();
+}
+// A draw that throws is a bug (a view checks its data before it waits): reported, the others still run.
+function run1(draw) {
+  try { draw(); } catch (e) { console.error(e); }
+}
+// The draws waiting inside container are dropped (it was just redrawn whole).
+export function dropDraws(container) {
+  for (const n of waiting.keys()) if (container.contains(n)) waiting.delete(n);
+}
+
+// Resolves when no draw and no read waits any more (the page's updateComplete includes it).
+export async function measuresSettled() {
+  while (drawing || draining) { await drawing; await draining; }
+}
 
 // Once per synchronous pass: the same computed-style read, shared by every view of the pass (a custom
 // property read after writes recalculates the page's style, and a page has dozens of views).

@@ -2,7 +2,7 @@
 // full value on hover and focus. Every cell carries data-row, data-col (from 0) and data-value (the
 // engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
 // It draws what it is given: no engine calls, no number it did not receive.
-import { el, setAttr, setText, uid, onResize, measureThenWrite } from './dom.js';
+import { el, setAttr, setText, uid, measureThenWrite, drawWhenSeen } from './dom.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 
@@ -104,6 +104,8 @@ export function matrixView(data, options = {}) {
   function labelFor(list, i, fallback) { return list && list[i] != null ? String(list[i]) : fallback(i); }
 
   let repaintQueued = false, latest = null;
+  // Checks the data at once (a bad shape throws to the caller), then draws it: now when the view is on
+  // screen, else in a later task or when it comes on screen (drawWhenSeen).
   function update(next) {
     // The author's heat colours are read from the page (CSS custom properties): a view drawn before it
     // is in the page draws its latest data again in the next frame, when it can read them.
@@ -113,12 +115,16 @@ export function matrixView(data, options = {}) {
       requestAnimationFrame(() => { repaintQueued = false; if (root.isConnected) update(latest); });
     }
     const [r, c] = gridShape(next.shape);
+    if (next.values.length !== r * c) throw new Error(`${name} has ${next.values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
+    drawWhenSeen(root, () => draw(next, r, c));
+  }
+  function draw(next, r, c) {
     const values = next.values;
-    if (values.length !== r * c) throw new Error(`${name} has ${values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
     let refocus = null;
     if (r !== rows || c !== cols) {
       if (focused) refocus = { row: Math.min(focused.row, r - 1), col: Math.min(focused.col, c - 1) };
       resize(r, c);
+      if (marking) highlight(marking);   // the outline of the new shape's rows and columns
     }
     rowLabels = Array.from({ length: rows }, (_, i) => labelFor(next.rowLabels, i, (k) => String(k + 1)));
     colLabels = Array.from({ length: cols }, (_, j) => labelFor(next.colLabels, j, (k) => String(k + 1)));
@@ -167,14 +173,46 @@ export function matrixView(data, options = {}) {
     if (next.print != null) { setText(printEl, next.print); printEl.hidden = false; } else printEl.hidden = true;
     // re-fit only when what decides the fit changed: an edit of values alone reads no layout
     const fitKey = `${rows}×${cols}|${widest}|${rowLabels.join('\u0000')}|${colLabels.join('\u0000')}`;
+    if (root.isConnected) watchRoom();
     if (fitKey !== lastFitKey) { lastFitKey = fitKey; needsFit = true; layout(); }
     if (hovered || focused) showTip(focused || hovered);
     if (refocus) focusCell(refocus.row, refocus.col);
   }
 
+  // The room the view may take: its container's width, kept by a ResizeObserver, so that drawing an
+  // edit reads no layout and the cells are fitted before the browser lays them out, once. (A read
+  // after the writes would lay the view out, and the fit's writes would lay it out again.) A view that
+  // grows with its container (a flex item with flex-grow) watches its own width, which then does not
+  // depend on its cells; one in a grid, whose area is not its parent, measures itself, as every view
+  // does until the first report. A container whose width follows its views is still right a frame later.
+  let room = 0, fontPx = 16, roomOf = null, roomParent = null, roomWatch = null;
+  function watchRoom() {
+    const parent = root.parentElement;
+    if (!parent || parent === roomParent || typeof ResizeObserver === 'undefined') return;
+    roomParent = parent;
+    room = 0;
+    roomWatch?.disconnect();
+    roomWatch = null;
+    if (getComputedStyle(parent).display.includes('grid')) { roomOf = null; return; }
+    roomOf = parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
+    let queued = false;
+    roomWatch = new ResizeObserver((entries) => {
+      const width = entries[entries.length - 1].contentRect.width;
+      if (!width || width === room) return;
+      room = width;
+      fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;   // after layout: no style or layout pass
+      // the fit changes the layout: in the next frame, not inside the observer's delivery (see onResize)
+      if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; layout(); }); }
+    });
+    roomWatch.observe(roomOf);
+  }
+  // The width the cells get: the room, or less when they need less (.mv-body's width in views.css).
+  const cellsWidth = () => Math.min(room, labelEm * fontPx + cols * CELL_MAX_EM * fontPx + (cols + 2) * 2);
+
   // Fits the width it has: cells shrink, then their text gets smaller, then only the colour and the
-  // tooltip remain; labels abbreviate. Run on resize (ResizeObserver) and after an update.
+  // tooltip remain; labels abbreviate. Run after an update and when the room changes.
   function layout() {
+    if (room && root.isConnected && root.parentElement === roomParent) { fit(cellsWidth(), fontPx); return; }
     measureThenWrite(() => ({ width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }),
       ({ width, fontPx }) => fit(width, fontPx), root);
   }
@@ -284,16 +322,18 @@ export function matrixView(data, options = {}) {
   });
 
   // --- highlight: an outline (not colour alone) on rows, columns and single cells ---
-  let marked = [];
+  let marked = [], marking = null;   // the outlined nodes and the spec that outlined them
   function clearHighlight() {
     for (const node of marked) node.removeAttribute('data-hl');
     marked = [];
+    marking = null;
     root.removeAttribute('data-highlighted');
   }
   // spec: {rows?: [i...], cols?: [j...], cells?: [[i, j]...]}; null clears. Replaces the previous one.
   function highlight(spec) {
     clearHighlight();
     if (!spec) return;
+    marking = spec;
     const mark = (node, kind) => {
       if (!node) return;
       if (node.getAttribute('data-hl') !== 'cell') node.setAttribute('data-hl', kind);
@@ -313,7 +353,6 @@ export function matrixView(data, options = {}) {
     if (marked.length) root.setAttribute('data-highlighted', '');
   }
 
-  onResize(root, () => layout());
   update(data);
   return {
     el: root,
