@@ -136,9 +136,13 @@ class AttentionLabElement extends HTMLElement {
       return;
     }
     if (generation !== this.generation) return;
-    await nextTask();   // the build in a task of its own, after the engine's start-up
+    await nextTask();   // the engine's first call (it compiles the code it runs) in a task of its own
     if (generation !== this.generation) return;
-    this.build(section, loaded.engine, loaded.kind, generation);
+    // The book's inputs, as the engine holds them (each with its shortest float text).
+    const book = bookState(sectionData(loaded.engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
+    await nextTask();   // then the build, in another
+    if (generation !== this.generation) return;
+    this.build(section, loaded.engine, loaded.kind, generation, book);
   }
 
   // The starting state: the book's, with the author's attributes applied.
@@ -146,9 +150,7 @@ class AttentionLabElement extends HTMLElement {
     return stateFromAttributes((name) => this.getAttribute(name), book);
   }
 
-  build(section, engine, kind, generation) {
-    // The book's inputs, as the engine holds them (each with its shortest float text).
-    const book = bookState(sectionData(engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
+  build(section, engine, kind, generation, book) {
     let start;
     try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });

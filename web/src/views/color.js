@@ -2,7 +2,7 @@
 // [0, 1] and a blue-white-red diverging scale centred on 0 for signed values. Colour is never the only
 // cue: every cell also carries its value as text, title and accessible name.
 
-import { oncePerPass } from './dom.js';
+import { oncePerFrame } from './dom.js';
 
 // viridis at 0, 0.1, ..., 1 (matplotlib's LUT at those points); interpolated linearly in between.
 const VIRIDIS = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725'];
@@ -40,12 +40,12 @@ function cssColorRgb(text) {
   const hex = probe.fillStyle;
   return /^#[0-9a-f]{6}$/i.test(hex) && hex !== '#000001' ? rgbOf(hex) : null;
 }
-// The --attention-lab-heat-* stops set on (or inherited by) node: read once per update pass and root.
+// The --attention-lab-heat-* stops set on (or inherited by) node: read once per frame and root.
 // Read from the shadow root's host, where they are set or inherited: a host whose own style is clean
 // costs no style pass even while the views inside it have just been written.
 export function themedStops(node) {
   const root = node.getRootNode();
-  return oncePerPass(root, () => readStops(root.host || node));
+  return oncePerFrame(root, () => readStops(root.host || node));
 }
 function readStops(node) {
   const style = getComputedStyle(node);

@@ -175,11 +175,17 @@ export async function measuresSettled() {
   while (drawing || draining) { await drawing; await draining; }
 }
 
-// Once per synchronous pass: the same computed-style read, shared by every view of the pass (a custom
-// property read after writes recalculates the page's style, and a page has dozens of views).
-let perPass = null;
-export function oncePerPass(key, read) {
-  if (!perPass) { perPass = new Map(); queueMicrotask(() => { perPass = null; }); }
-  if (!perPass.has(key)) perPass.set(key, read());
-  return perPass.get(key);
+// Once per frame: the same computed-style read, shared by every view drawn until the next frame (a
+// custom property read after writes recalculates the page's style, and a page has dozens of views,
+// drawn over several tasks).
+let perFrame = null;
+export function oncePerFrame(key, read) {
+  if (!perFrame) {
+    perFrame = new Map();
+    const reset = () => { perFrame = null; };
+    if (typeof requestAnimationFrame === 'function' && document.visibilityState !== 'hidden') requestAnimationFrame(reset);
+    else queueMicrotask(reset);
+  }
+  if (!perFrame.has(key)) perFrame.set(key, read());
+  return perFrame.get(key);
 }

@@ -212,7 +212,9 @@ export function matrixView(data, options = {}) {
   // Fits the width it has: cells shrink, then their text gets smaller, then only the colour and the
   // tooltip remain; labels abbreviate. Run after an update and when the room changes.
   function layout() {
-    if (room && root.isConnected && root.parentElement === roomParent) { fit(cellsWidth(), fontPx); return; }
+    // a view not yet in the page is fitted when it is: its room's first report comes after that layout
+    if (!root.isConnected) return;
+    if (room && root.parentElement === roomParent) { fit(cellsWidth(), fontPx); return; }
     measureThenWrite(() => ({ width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }),
       ({ width, fontPx }) => fit(width, fontPx), root);
   }
@@ -322,23 +324,26 @@ export function matrixView(data, options = {}) {
   });
 
   // --- highlight: an outline (not colour alone) on rows, columns and single cells ---
-  let marked = [], marking = null;   // the outlined nodes and the spec that outlined them
+  // Outlines change only where they differ from the last ones, so a step or an edit that outlines the
+  // same cells again touches no node.
+  let marked = new Map(), marking = null;   // outlined node -> its kind ('line' or 'cell'); the spec
+  function outline(next) {
+    for (const [node, kind] of marked) if (next.get(node) !== kind) node.removeAttribute('data-hl');
+    for (const [node, kind] of next) if (marked.get(node) !== kind) node.setAttribute('data-hl', kind);
+    marked = next;
+    if (next.size) setAttr(root, 'data-highlighted', '');
+    else root.removeAttribute('data-highlighted');
+  }
   function clearHighlight() {
-    for (const node of marked) node.removeAttribute('data-hl');
-    marked = [];
     marking = null;
-    root.removeAttribute('data-highlighted');
+    outline(new Map());
   }
   // spec: {rows?: [i...], cols?: [j...], cells?: [[i, j]...]}; null clears. Replaces the previous one.
   function highlight(spec) {
-    clearHighlight();
-    if (!spec) return;
+    if (!spec) { clearHighlight(); return; }
     marking = spec;
-    const mark = (node, kind) => {
-      if (!node) return;
-      if (node.getAttribute('data-hl') !== 'cell') node.setAttribute('data-hl', kind);
-      marked.push(node);
-    };
+    const next = new Map();
+    const mark = (node, kind) => { if (node && next.get(node) !== 'cell') next.set(node, kind); };
     for (const i of spec.rows || []) {
       if (!cells[i]) continue;
       mark(rowHeads[i], 'line');
@@ -349,8 +354,8 @@ export function matrixView(data, options = {}) {
       mark(colHeads[j], 'line');
       for (const line of cells) mark(line[j].td, 'line');
     }
-    for (const [i, j] of spec.cells || []) if (cells[i] && cells[i][j]) mark(cells[i][j].td, 'cell');
-    if (marked.length) root.setAttribute('data-highlighted', '');
+    for (const [i, j] of spec.cells || []) if (cells[i] && cells[i][j]) next.set(cells[i][j].td, 'cell');
+    outline(next);
   }
 
   update(data);

@@ -46,7 +46,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     // aria-disabled, not disabled: a button that becomes disabled drops keyboard focus to <body>
     setAttr(prevBtn, 'aria-disabled', String(index === 0));
     setAttr(nextBtn, 'aria-disabled', String(index === list.length - 1));
-    [...dots.children].forEach((d, i) => d.classList.toggle('done', i <= index));
+    [...dots.children].forEach((d, i) => { if (d.classList.contains('done') !== i <= index) d.classList.toggle('done'); });
     setAttr(root, 'data-step', String(index));
     if (onChange) onChange(index);
   }
@@ -66,7 +66,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     const at = Math.max(0, index);
     while (index >= 0) { if (list[index].undo) list[index].undo(); index--; }
     list = next;
-    dots.replaceChildren(...list.map(() => el('span', { class: 'stepper-dot' })));
+    if (dots.children.length !== list.length) dots.replaceChildren(...list.map(() => el('span', { class: 'stepper-dot' })));
     go(Math.min(at, list.length - 1));
   }
 
