@@ -203,7 +203,8 @@ function runPytorchPeer() {
 
 function machine(chromiumVersion) {
   const lscpu = execFileSync('lscpu', { encoding: 'utf8' });
-  const model = (/^Model name:\s*(.+)$/m.exec(lscpu) || [])[1] || os.cpus()[0].model;
+  const family = (/^CPU family:\s*(\d+)$/m.exec(lscpu) || [])[1], number = (/^Model:\s*(\d+)$/m.exec(lscpu) || [])[1];
+  const model = `${((/^Model name:\s*(.+)$/m.exec(lscpu) || [])[1] || os.cpus()[0].model).trim()}${family ? ` (cpu family ${family}, model ${number})` : ''}`;
   const flags = (/^Flags:\s*(.+)$/m.exec(lscpu) || [])[1] || '';
   return {
     cpu: model.trim(), cores: os.cpus().length, avx2: / avx2 /.test(` ${flags} `), chromium: chromiumVersion,

@@ -113,7 +113,7 @@ test('an edit is on screen in the next frame; what is off screen follows, and up
   const result = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
-    const view = (name) => root.querySelector(`[data-matrix="${name}"]`);
+    const view = (name) => root.querySelector(`[data-section] [data-matrix="${name}"]`);   // not the editor's preview
     const cell = (name) => view(name).querySelector('td[data-row="1"][data-col="0"]').dataset.value;
     const read = () => ({ shown: cell('attn_weights'), above: cell('inputs'), below: cell('causal attn_weights') });
     // §3.4's weights on screen; its x view (the same section) and the causal section off screen
@@ -142,5 +142,40 @@ test('an edit is on screen in the next frame; what is off screen follows, and up
   assert.equal(result.settled.shown, result.visible.shown);
   assert.notEqual(result.settled.above, result.before.above, 'updateComplete waits until x shows the edit');
   assert.notEqual(result.settled.below, result.before.below, 'updateComplete waits until the causal section shows the edit too');
+  assert.deepEqual(problems, []);
+});
+
+test('the editor shows the weights its inputs give beside its fields: §3.4\'s, redrawn in the edit\'s frame', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  await waitForLab(page);
+  await openEditor(page);
+  const result = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const root = lab.shadowRoot;
+    const values = (testid) => [...root.querySelectorAll(`[data-testid=${testid}] td.mv-cell`)].map((td) => td.dataset.value);
+    const rowLabels = () => [...root.querySelectorAll('[data-testid=editor-weights] th.mv-row')].map((th) => th.title);
+    root.querySelector('[data-testid=editor-weights]').scrollIntoView({ block: 'center' });
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const before = values('editor-weights');
+    const same = before.join() === values('weights-heatmap').join();
+    const field = root.querySelector('[data-testid="x-2-1"]');
+    field.value = '0.9';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.visibleUpdateComplete;
+    const inFrame = values('editor-weights');
+    await lab.updateComplete;
+    const word = root.querySelector('[data-testid="word-3"]');
+    word.value = 'begins';
+    word.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.updateComplete;
+    return { count: before.length, same, changed: inFrame.join() !== before.join(),
+      settledSame: values('editor-weights').join() === values('weights-heatmap').join(), labels: rowLabels() };
+  });
+  assert.equal(result.count, 36, 'a 6×6 map');
+  assert.ok(result.same, 'the preview shows §3.4\'s weights, cell for cell');
+  assert.ok(result.changed, 'an edit redraws it in the first frame after the edit');
+  assert.ok(result.settledSame, 'and it equals §3.4\'s weights once everything is current');
+  assert.equal(result.labels[2], 'begins', 'its rows are the learner\'s words');
   assert.deepEqual(problems, []);
 });

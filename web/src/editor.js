@@ -1,7 +1,10 @@
 // The learner's inputs: six words with their vectors, the seed and d_out. A bad field is marked at
-// that field (aria-invalid + a message) and keeps its last good value, so nothing else breaks.
+// that field (aria-invalid + a message) and keeps its last good value, so nothing else breaks. Beside
+// the fields, the attention weights these inputs give (§3.4.1's, from the engine), so an edit shows its
+// effect where the learner is typing, not only in the sections below.
 import { h, tex, para, uid } from './dom.js';
 import { SEED_RULE, parseValue, parseWord, parseSeed, parseDOut } from './model.js';
+import { matrixView } from './views/index.js';
 
 export function editorPanel(ctx) {
   const fields = [];   // {input, parse, apply(value), bookText(), msg}
@@ -70,12 +73,26 @@ export function editorPanel(ctx) {
   }
   fill();
 
+  const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'α = softmax(ω / √d_k) for these inputs (§3.4.1)',
+    testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
+
   // collapsed at first: the first screen shows the attention itself, not a form
   const el = h('details', { class: 'editor' },
     h('summary', { text: 'Edit the inputs: words, vectors, seed, d_out' }),
     para(`Change any value and every tensor below is recomputed by the engine at once. ${book.custom ? 'The starting values' : 'The book’s values'} come back with Reset.`),
-    h('div', { class: 'scroll' }, table),
+    h('div', { class: 'editor-body' }, h('div', { class: 'scroll' }, table), preview.el),
     h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seedInput, ')'), h('label', null, 'd_out = ', dOutInput), reset),
     seedHelp, messages);
-  return { el };
+
+  // An edit: the preview redrawn from §3.4's engine answer (the same call the section makes), when it changed.
+  let shown = null;
+  function update() {
+    const answer = ctx.data('step-by-step');
+    const key = `${answer.text}\u0000${ctx.state.words.join('\u0000')}`;
+    if (key === shown) return;
+    shown = key;
+    const w = answer.get('attn_weights');
+    preview.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: ctx.state.words, colLabels: ctx.state.words });
+  }
+  return { el, update };
 }

@@ -156,14 +156,22 @@ class AttentionLabElement extends HTMLElement {
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
+    const answers = new Map();       // request text -> the engine's answer, for the current edit
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
     const ctx = {
       engine, book, start, state: { ...start, words: start.words.slice(), inputs: start.inputs.slice() }, open: section === 'all',
       kind: () => kind,
-      // The section's one engine call for this update: everything it shows, for the learner's inputs.
-      data: (id, extra = {}) => sectionData(engine, {
-        section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...extra },
-      lastAnswers.get(id)?.answer),
+      // The section's one engine call for this update: everything it shows, for the learner's inputs
+      // (asked once per edit: the editor's preview and §3.4 ask for the same).
+      data: (id, extra = {}) => {
+        const request = { section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...extra };
+        const key = JSON.stringify(request);
+        if (!answers.has(key)) {
+          if (answers.size > 16) answers.clear();   // a slider asks for many temperatures in one edit
+          answers.set(key, sectionData(engine, request, lastAnswers.get(id)?.answer));
+        }
+        return answers.get(key);
+      },
       // The same, or null when neither the answer nor the words changed since this section last showed
       // it: the section then has nothing to update.
       changedData: (id, extra = {}) => {
@@ -180,6 +188,7 @@ class AttentionLabElement extends HTMLElement {
       // (at load) spreads every section over tasks so none grows long.
       recompute: () => {
         edits++;
+        answers.clear();
         if (scheduled) return this.updateComplete;
         scheduled = true;
         let shown;
@@ -224,7 +233,9 @@ class AttentionLabElement extends HTMLElement {
     // The first build queues its math for drainMath (a few ms per task); later updates render at once.
     deferMath(1);
     const specs = section === 'all' ? SECTIONS : [sectionById(section)];
-    const sections = specs.map((spec) => spec.build(ctx));
+    // What an edit updates: the editor (its preview of the weights) and the sections, in page order.
+    const editor = section !== 'temperature' ? editorPanel(ctx) : null;
+    const sections = [...(editor ? [editor] : []), ...specs.map((spec) => spec.build(ctx))];
     // Which sections are on the screen or within one screen of it; one that comes near while it is
     // behind the latest edit is brought up to date in the next frame. (No IntersectionObserver: all.)
     const near = new Set(sections);
@@ -249,8 +260,8 @@ class AttentionLabElement extends HTMLElement {
         para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
       ladder(this.shadowRoot));
     }
-    if (section !== 'temperature') lab.append(editorPanel(ctx).el);
-    lab.append(status, ...sections.map((s) => s.el),
+    if (editor) lab.append(editor.el);
+    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);
