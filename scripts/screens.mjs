@@ -41,6 +41,15 @@ try {
     await waitForLab(page);
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(OUT, `${tag}-first-screen.png`) });
+    // the editor open: its fields and, beside them (below on a phone), the weights they give; closed again
+    const editor = page.locator('attention-lab details.editor');
+    await editor.locator('summary').click();
+    await editor.evaluate((d) => d.scrollIntoView({ block: 'start' }));
+    await page.mouse.move(0, 0);   // no tooltip of a cell the pointer happens to be over
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `${tag}-editor.png`) });
+    await editor.locator('summary').click();
+    await page.evaluate(() => window.scrollTo(0, 0));
     // the stepper a few steps in: ω22 written out
     const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
     for (let i = 0; i < 5; i++) await next.click();
