@@ -179,3 +179,20 @@ test('the editor shows the weights its inputs give beside its fields: §3.4\'s, 
   assert.equal(result.labels[2], 'begins', 'its rows are the learner\'s words');
   assert.deepEqual(problems, []);
 });
+
+test('a listing the learner opened stays open through an edit', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=causal`);
+  await waitForLab(page);
+  const open = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab'), root = lab.shadowRoot;
+    root.querySelector('details.listing').open = true;
+    const field = root.querySelector('[data-testid="x-2-1"]');
+    field.value = '0.9';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.updateComplete;
+    return { listing: root.querySelector('details.listing').open, value: field.value };
+  });
+  assert.deepEqual(open, { listing: true, value: '0.9' });
+  assert.deepEqual(problems, []);
+});

@@ -83,10 +83,13 @@ function patch(t, s) {
     return;
   }
   if ('tex' in t.dataset && t.dataset.tex === s.dataset.tex) return;   // the same formula: keep its rendering
-  for (const { name } of [...t.attributes]) if (!s.hasAttribute(name)) t.removeAttribute(name);
-  for (const { name, value } of s.attributes) if (t.getAttribute(name) !== value) t.setAttribute(name, value);
+  for (const { name } of [...t.attributes]) if (!s.hasAttribute(name) && !learnerOwns(t, name)) t.removeAttribute(name);
+  for (const { name, value } of s.attributes) if (t.getAttribute(name) !== value && !learnerOwns(t, name)) t.setAttribute(name, value);
   morph(t, s);
 }
+
+// State the learner sets by hand, which an update leaves as it is: a listing opened stays open.
+const learnerOwns = (el, name) => name === 'open' && el.tagName === 'DETAILS';
 
 // Sets an element's text only when it differs (no mutation, no live-region announcement otherwise).
 export function setText(el, text) {
