@@ -15,7 +15,7 @@ import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
-import { measuresSettled } from './views/dom.js';
+import { drawingSettled } from './views/dom.js';
 
 // The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -217,7 +217,7 @@ class AttentionLabElement extends HTMLElement {
           }
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
-          await measuresSettled();
+          await drawingSettled();
           shown();
         })();
         return this.updateComplete;

@@ -136,7 +136,7 @@ function watchScreen() {
       for (const e of entries) {
         onScreen.set(e.target, e.isIntersecting);
         const draw = e.isIntersecting && waiting.get(e.target);
-        if (draw) { waiting.delete(e.target); run1(draw); }
+        if (draw) { waiting.delete(e.target); drawReportingErrors(draw); }
       }
     }) : false;
   }
@@ -154,7 +154,7 @@ export function drawWhenSeen(node, draw) {
       const start = performance.now();
       for (const [n, d] of waiting) {
         waiting.delete(n);
-        run1(d);
+        drawReportingErrors(d);
         if (performance.now() - start > 4) break;
       }
     }
@@ -162,7 +162,7 @@ export function drawWhenSeen(node, draw) {
   })();
 }
 // A draw that throws is a bug (a view checks its data before it waits): reported, the others still run.
-function run1(draw) {
+function drawReportingErrors(draw) {
   try { draw(); } catch (e) { console.error(e); }
 }
 // The draws waiting inside container are dropped (it was just redrawn whole).
@@ -171,7 +171,7 @@ export function dropDraws(container) {
 }
 
 // Resolves when no draw and no read waits any more (the page's updateComplete includes it).
-export async function measuresSettled() {
+export async function drawingSettled() {
   while (drawing || draining) { await drawing; await draining; }
 }
 
