@@ -77,6 +77,8 @@ async function clippedAt(width, inFrame) {
   const measure = (el) => {
     const r = el.getBoundingClientRect(), style = getComputedStyle(el);
     if (r.width === 0 || r.height === 0 || style.visibility === 'hidden') return;
+    // inside a closed <details> a box still has a size (content-visibility: hidden) but is not drawn
+    if (el.checkVisibility && !el.checkVisibility()) return;
     if (r.right > width + 0.5 || r.left < -0.5) {
       let box = el.parentElement;
       while (box && getComputedStyle(box).overflowX === 'visible') box = box.parentElement;
@@ -87,7 +89,12 @@ async function clippedAt(width, inFrame) {
       out.push(`${name(el)} hides ${el.scrollWidth - el.clientWidth} px of "${el.textContent.slice(0, 40)}"${el.closest('[data-matrix]') ? ` in ${el.closest('[data-matrix]').dataset.matrix}` : ''}`);
     }
   };
+  // the editor opened, as a learner would at this width: its fields and preview are checked too
+  const editor = root.querySelector('details.editor'), wasOpen = editor.open;
+  editor.open = true;
+  await frames(6);   // the preview fitted to its width (a resize observed, then a frame)
   for (const el of root.querySelectorAll('*')) if (!el.closest('[data-section]')) measure(el);
+  editor.open = wasOpen;
   for (const section of root.querySelectorAll('[data-section]')) {
     section.scrollIntoView({ block: 'start' });
     await frames(6);   // laid out, and the views refitted to their new width (a resize observed, then a frame)

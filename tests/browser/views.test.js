@@ -204,6 +204,24 @@ test('update() changes the drawing in place: same cells, keyboard focus kept', a
   assert.deepEqual(problems, []);
 });
 
+test('a view holding the focus draws an update at once, even before the observer sees it back on screen', async () => {
+  const { page, problems } = await openDemo({ width: 1280, height: 400 });
+  const result = await inDemo(page, async (root, demo) => {
+    const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? requestAnimationFrame(tick) : done()); tick(); });
+    const map = root.querySelector('[data-testid=weights-heatmap]');
+    window.scrollTo(0, map.getBoundingClientRect().bottom + window.scrollY + 2000);   // off screen, and reported so
+    await frames(3);
+    const td = map.querySelector('td[data-row="2"][data-col="3"]');
+    const before = td.dataset.value;
+    td.focus();   // scrolls it back into view; the observer reports that only in the next frame
+    demo.rerun({ seed: 7 });
+    return { before, after: td.dataset.value, focused: root.activeElement === td };
+  });
+  assert.equal(result.focused, true);
+  assert.notEqual(result.after, result.before);
+  assert.deepEqual(problems, []);
+});
+
 test('at 390 px nothing is wider than the screen, and axe finds no serious or critical violation at 1280 or 390', async () => {
   for (const width of [1280, 390]) {
     const { page, problems } = await openDemo({ width, height: 900 });

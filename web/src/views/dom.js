@@ -126,7 +126,8 @@ export function measureAfterFrame(read, write, node) {
 // Drawing that waits while it is off screen. An edit redraws every view and paragraph of a section;
 // the ones on screen draw at once, in the edit's frame, and the others in the tasks after it, a few ms
 // of them per task, or as soon as one comes on screen (an IntersectionObserver). Only a node's latest
-// draw runs. A node that is not in the document, or not yet seen by the observer, draws at once.
+// draw runs. A node that is not in the document, not yet seen by the observer, or holding the keyboard
+// focus (just scrolled to, before the observer's next report) draws at once.
 const onScreen = new WeakMap();   // node -> on screen, as the observer last reported (absent: not known)
 const waiting = new Map();    // node -> its latest draw, in the order they were first queued
 let screenWatch = null, drawing = null;
@@ -146,7 +147,7 @@ export function drawWhenSeen(node, draw) {
   const watch = watchScreen();
   if (!watch || !node.isConnected) { waiting.delete(node); draw(); return; }
   if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
-  if (onScreen.get(node) !== false) { waiting.delete(node); draw(); return; }
+  if (onScreen.get(node) !== false || holdsFocus(node)) { waiting.delete(node); draw(); return; }
   waiting.set(node, draw);
   drawing ||= (async () => {
     while (waiting.size) {
@@ -160,6 +161,10 @@ export function drawWhenSeen(node, draw) {
     }
     drawing = null;
   })();
+}
+function holdsFocus(node) {
+  const focused = node.getRootNode().activeElement;
+  return Boolean(focused && node.contains(focused));
 }
 // A draw that throws is a bug (a view checks its data before it waits): reported, the others still run.
 function drawReportingErrors(draw) {
