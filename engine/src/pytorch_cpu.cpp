@@ -269,53 +269,43 @@ static void fma_into(float* acc, float a, const float* b, int64_t n) {
 #endif
     for (; j < n; j++) acc[j] = fma_round_once(a, b[j], acc[j]);
 }
-// The same into second[j] where split[j] is -1 (all bits set), else (0) into first[j].
-static void fma_into_split(float* first, float* second, const int32_t* split, float a, const float* b, int64_t n) {
-    int64_t j = 0;
-#if defined(__wasm_simd128__)
-    const v128_t a4 = wasm_f32x4_splat(a);
-    for (; j + 4 <= n; j += 4) {
-        const v128_t to_second = wasm_v128_load(split + j);
-        const v128_t f = wasm_v128_load(first + j), s = wasm_v128_load(second + j);
-        const v128_t sum = kernels::wasm_simd::fma_f32x4(a4, wasm_v128_load(b + j), wasm_v128_bitselect(s, f, to_second));
-        wasm_v128_store(first + j, wasm_v128_bitselect(f, sum, to_second));
-        wasm_v128_store(second + j, wasm_v128_bitselect(sum, s, to_second));
-    }
-#endif
-    for (; j < n; j++) {
-        float& chain = split[j] ? second[j] : first[j];
-        chain = fma_round_once(a, b[j], chain);
-    }
-}
 
 void gemm_fma(float* c, const float* a, const float* b, int64_t M, int64_t N, int64_t K, bool b_transposed) {
     const std::vector<char> two = K >= 8 ? two_chain_outputs(M, N) : std::vector<char>();
     const int64_t paired = K / 8 * 8;  // the k the two-chain blocks alternate; the rest go to chain 0
-    // b as (K,N) rows, so the inner loop walks a row of c: each output's chain adds its k in order as
-    // before, and the N chains of a row are independent, so the emulated FMA's latency overlaps
-    // (one output at a time waited on each FMA: the train op took 1.7x as long)
-    std::vector<float> b_rows;
+    // b as (K,N) rows, so that the inner loop walks a row of c: each output still adds its k in order,
+    // and a row's N chains are independent, so the emulated FMA's latency overlaps (one output at a
+    // time waited on each FMA: the train op took 1.7x as long). The scratch for b and the chains is on
+    // the stack at the book's sizes (a heap block per call cost the scalar engine's training 10%).
+    float stack[256];
+    std::vector<float> heap;
+    auto scratch = [&](int64_t n) {
+        if (n <= 256) return stack;
+        heap.resize(static_cast<size_t>(n));
+        return heap.data();
+    };
+    float* b_rows = nullptr;
     if (b_transposed) {
-        b_rows.resize(static_cast<size_t>(K * N));
+        b_rows = scratch(K * N + 2 * N);
         for (int64_t j = 0; j < N; j++)
             for (int64_t p = 0; p < K; p++) b_rows[p * N + j] = b[j * K + p];
-        b = b_rows.data();
+        b = b_rows;
     }
-    std::vector<float> first(static_cast<size_t>(N)), second(static_cast<size_t>(N));  // each output's chains
-    std::vector<int32_t> second_mask(static_cast<size_t>(N));  // the row's split outputs, as lane masks
+    float* first = b_rows ? b_rows + K * N : scratch(2 * N);  // each output's chains
+    float* second = first + N;
     for (int64_t i = 0; i < M; i++) {
-        std::fill(first.begin(), first.end(), 0.0f);
-        std::fill(second.begin(), second.end(), 0.0f);
+        std::fill(first, first + 2 * N, 0.0f);
         const char* split = two.empty() ? nullptr : &two[i * N];
-        if (split)
-            for (int64_t j = 0; j < N; j++) second_mask[j] = split[j] ? -1 : 0;
         const float* a_row = a + i * K;
         for (int64_t p = 0; p < K; p++) {
             const float* b_row = b + p * N;
             if (split && p < paired && (p & 1)) {  // odd k: the split outputs' second chain
-                fma_into_split(first.data(), second.data(), second_mask.data(), a_row[p], b_row, N);
+                for (int64_t j = 0; j < N; j++) {
+                    float& chain = split[j] ? second[j] : first[j];
+                    chain = fma_round_once(a_row[p], b_row[j], chain);
+                }
             } else {
-                fma_into(first.data(), a_row[p], b_row, N);
+                fma_into(first, a_row[p], b_row, N);
             }
         }
         for (int64_t j = 0; j < N; j++) c[i * N + j] = split && split[j] ? first[j] + second[j] : first[j];
