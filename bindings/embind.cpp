@@ -125,6 +125,23 @@ val run_print(const attn::lab::AttentionRun& run, const val& name) { return text
 
 val run_set_temperature(attn::lab::AttentionRun& run, double temperature) { return done(run.set_temperature(temperature)); }
 
+// --- training a few steps at a time (attn/request.h's TrainRun) ---
+
+val train_start(attn::TrainRun& run, const val& json) {
+    if (!json.isString()) return failure("start takes a train request as a JSON string, e.g. JSON.stringify({op: 'train', ...})");
+    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return failure(attn::oversized_request().error);
+    return done(run.start(json.as<std::string>()));
+}
+
+val train_advance(attn::TrainRun& run, double steps) {
+    if (!(steps >= 0 && steps <= attn::limits::kMaxTrainSteps) || steps != static_cast<double>(static_cast<int64_t>(steps))) {
+        return failure("advance takes a whole number of steps from 0 to " + std::to_string(attn::limits::kMaxTrainSteps));
+    }
+    return answer(run.advance(static_cast<int64_t>(steps)));
+}
+
+double train_steps_left(const attn::TrainRun& run) { return static_cast<double>(run.steps_left()); }
+
 // --- long sequences ---
 
 val mha_forward(const val& x, double batch, double tokens, double d_in, double d_out, double num_heads,
@@ -162,6 +179,11 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
         .function("tensor", &run_tensor)
         .function("print", &run_print)
         .function("setTemperature", &run_set_temperature);
+    emscripten::class_<attn::TrainRun>("TrainRun")
+        .constructor<>()
+        .function("start", &train_start)
+        .function("advance", &train_advance)
+        .function("stepsLeft", &train_steps_left);
     emscripten::function("mhaForward", &mha_forward);
     emscripten::function("benchSgemm", &bench_sgemm);
     emscripten::function("benchMha", &bench_mha);

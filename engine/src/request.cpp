@@ -192,19 +192,20 @@ EvalResult oversized_request() {
     return failed_request("the request is larger than " + std::to_string(lim::kMaxRequestBytes >> 20) + " MiB; send a smaller one");
 }
 
+nlohmann::json parse_request(const std::string& request_json) {
+    if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) throw Error(oversized_request().error);
+    check_text(request_json);
+    try {
+        return json::parse(request_json);
+    } catch (const json::parse_error& e) {
+        throw Error(std::string("the request is not valid JSON (") + e.what() + ")");
+    }
+}
+
 EvalResult eval_request(const std::string& request_json) {
     if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) return oversized_request();
     std::string answer;
-    const std::string error = checks::sentence_of([&] {
-        check_text(request_json);
-        json j;
-        try {
-            j = json::parse(request_json);
-        } catch (const json::parse_error& e) {
-            throw Error(std::string("the request is not valid JSON (") + e.what() + ")");
-        }
-        answer = evaluate(j);
-    });
+    const std::string error = checks::sentence_of([&] { answer = evaluate(parse_request(request_json)); });
     return error.empty() ? EvalResult{true, answer, ""} : failed_request(error);
 }
 

@@ -49,6 +49,10 @@ private:
     const nlohmann::json* find(const char* name);
 };
 
+// A request's text, within the size limit, checked (no NUL byte, no deep nesting) and parsed; throws
+// Error with a sentence otherwise (request.cpp).
+nlohmann::json parse_request(const std::string& request_json);
+
 // A value from the request, quoted for an error sentence: whole, with NUL and quotes escaped.
 std::string quoted(const std::string& s);
 

@@ -3,6 +3,7 @@
 // size is checked before anything is allocated; a bad request throws Error with a sentence.
 #include "request_train.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -10,6 +11,7 @@
 #include "attn/autograd.h"
 #include "attn/limits.h"
 #include "attn/optim.h"
+#include "attn/request.h"
 #include "checks.h"
 #include "json_out.h"
 #include "request_fields.h"
@@ -94,40 +96,22 @@ std::string evaluate_grad(Request& f) {
     return out + "}}";
 }
 
-std::string evaluate_train(Request& f) {
+// A train request's run, checked and built, with the steps it has taken: the one-shot op runs it
+// through; TrainRun (attn/request.h) runs it a few steps per call.
+struct TrainRunState {
     Generator gen;
-    Setup s = setup(f, gen);
-    const std::string optimizer = f.text("optimizer");
-    if (optimizer != "sgd" && optimizer != "adam") throw Error("\"optimizer\" must be \"sgd\" or \"adam\"");
-    const double lr = f.finite_number("lr", 0.0, std::nullopt);
+    Setup s;
     std::unique_ptr<Optimizer> opt;
-    if (optimizer == "sgd") opt = std::make_unique<Sgd>(lr, f.finite_number("momentum", 0.0, 0.0));
-    else opt = std::make_unique<Adam>(lr);
-    const int64_t steps = f.integer("steps", 0, lim::kMaxTrainSteps);
-    const int64_t record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
-    const bool record_parameters = f.boolean("record_parameters", false);
-    // "prints": false leaves PyTorch's print out of every R: an animation needs only the values, and
-    // printing is most of a long run's time
-    const bool prints = f.boolean("prints", true);
-    auto tensor_json = [prints](const Tensor& t) { return prints ? result_json(t) : values_json(t); };
-    f.reject_unread_fields("train");
-    if (steps > 0 && s.step_work > lim::kMaxTrainWork / steps) {
-        throw Error(std::to_string(steps) + " steps of this module would take about " +
-                    std::to_string(steps * s.step_work) + " multiply-adds, more than the limit of " +
-                    std::to_string(lim::kMaxTrainWork) + "; use fewer steps or smaller sizes");
-    }
-    const int64_t records = (steps + record_every - 1) / record_every;
-    checks::elements(records * s.weights_numel, "the recorded attention weights (raise record_every)");
-    if (record_parameters) checks::elements(records * s.params_numel, "the recorded parameters (raise record_every)");
-
-    TrainableModule module = s.make(gen);
-    std::vector<NamedParameter> named = module.parameters();
+    int64_t steps = 0, record_every = 1, step = 0;
+    bool record_parameters = false, prints = true;
+    std::optional<TrainableModule> module;
+    std::vector<NamedParameter> named;  // point into *module: the state stays where it was made
     std::vector<Tensor*> params;
-    for (const NamedParameter& p : named) params.push_back(p.value);
     std::vector<Tensor> grads;
-    std::string losses = "[", weights = "[", history = "[";
+
+    std::string tensor_json(const Tensor& t) const { return prints ? result_json(t) : values_json(t); }
     // {name: R, ...} of the parameters as they are now
-    auto parameters_json = [&named, &tensor_json]() {
+    std::string parameters_json() const {
         std::string out = "{";
         for (size_t i = 0; i < named.size(); i++) {
             if (i) out += ',';
@@ -137,45 +121,110 @@ std::string evaluate_train(Request& f) {
         }
         out += '}';
         return out;
-    };
-    for (int64_t step = 0; step < steps; step++) {
-        const bool record = step % record_every == 0;
-        Tensor attn_weights;
-        const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads, record ? &attn_weights : nullptr);
-        // optimizer.zero_grad() zeroes .grad in place from the second step on; backward adds into it
-        if (step > 0) {
-            for (Tensor& g : grads)
-                for (float& v : g.data) v = 0.0f + v;
-        }
-        // appended in place: the answer of a long run is megabytes, and each temporary copy shows
-        if (step) losses += ',';
-        losses += float_text(loss.item());
-        if (record) {
-            if (step) weights += ',';
-            weights += tensor_json(detach(std::move(attn_weights)));
-        }
-        // the parameters this step's forward used, before its update
-        if (record && record_parameters) {
-            if (step) history += ',';
-            history += parameters_json();
-        }
-        opt->step(params, grads);
     }
-    std::string out;
-    out.reserve(losses.size() + weights.size() + history.size() + 4096);
-    out += "{\"losses\":";
-    out += losses;
-    out += "],\"weights\":";
-    out += weights;
-    out += "],\"parameters\":";
-    out += parameters_json();
-    if (record_parameters) {
-        out += ",\"parameter_history\":";
-        out += history;
-        out += ']';
+
+    // The next n steps (at most those left): the train op's answer for them. Records fall on the
+    // steps that are multiples of record_every, counted from the run's step 0.
+    std::string advance(int64_t n) {
+        const int64_t last = std::min(steps, step + std::max<int64_t>(0, n));
+        std::string losses = "[", weights = "[", history = "[";
+        for (; step < last; step++) {
+            const bool record = step % record_every == 0;
+            Tensor attn_weights;
+            const Tensor loss = module->loss_and_grads(s.x, s.target, gen, grads, record ? &attn_weights : nullptr);
+            // optimizer.zero_grad() zeroes .grad in place from the second step on; backward adds into it
+            if (step > 0) {
+                for (Tensor& g : grads)
+                    for (float& v : g.data) v = 0.0f + v;
+            }
+            // appended in place: the answer of a long run is megabytes, and each temporary copy shows
+            if (losses.size() > 1) losses += ',';
+            losses += float_text(loss.item());
+            if (record) {
+                if (weights.size() > 1) weights += ',';
+                weights += tensor_json(detach(std::move(attn_weights)));
+            }
+            // the parameters this step's forward used, before its update
+            if (record && record_parameters) {
+                if (history.size() > 1) history += ',';
+                history += parameters_json();
+            }
+            opt->step(params, grads);
+        }
+        std::string out;
+        out.reserve(losses.size() + weights.size() + history.size() + 4096);
+        out += "{\"losses\":";
+        out += losses;
+        out += "],\"weights\":";
+        out += weights;
+        out += "],\"parameters\":";
+        out += parameters_json();
+        if (record_parameters) {
+            out += ",\"parameter_history\":";
+            out += history;
+            out += ']';
+        }
+        out += '}';
+        return out;
     }
-    out += '}';
-    return out;
+};
+
+std::unique_ptr<TrainRunState> start_train(Request& f) {
+    auto run = std::make_unique<TrainRunState>();
+    run->s = setup(f, run->gen);
+    const Setup& s = run->s;
+    const std::string optimizer = f.text("optimizer");
+    if (optimizer != "sgd" && optimizer != "adam") throw Error("\"optimizer\" must be \"sgd\" or \"adam\"");
+    const double lr = f.finite_number("lr", 0.0, std::nullopt);
+    if (optimizer == "sgd") run->opt = std::make_unique<Sgd>(lr, f.finite_number("momentum", 0.0, 0.0));
+    else run->opt = std::make_unique<Adam>(lr);
+    const int64_t steps = run->steps = f.integer("steps", 0, lim::kMaxTrainSteps);
+    const int64_t record_every = run->record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
+    run->record_parameters = f.boolean("record_parameters", false);
+    // "prints": false leaves PyTorch's print out of every R: an animation needs only the values, and
+    // printing is most of a long run's time
+    run->prints = f.boolean("prints", true);
+    f.reject_unread_fields("train");
+    if (steps > 0 && s.step_work > lim::kMaxTrainWork / steps) {
+        throw Error(std::to_string(steps) + " steps of this module would take about " +
+                    std::to_string(steps * s.step_work) + " multiply-adds, more than the limit of " +
+                    std::to_string(lim::kMaxTrainWork) + "; use fewer steps or smaller sizes");
+    }
+    const int64_t records = (steps + record_every - 1) / record_every;
+    checks::elements(records * s.weights_numel, "the recorded attention weights (raise record_every)");
+    if (run->record_parameters) checks::elements(records * s.params_numel, "the recorded parameters (raise record_every)");
+
+    run->module.emplace(s.make(run->gen));
+    run->named = run->module->parameters();
+    for (const NamedParameter& p : run->named) run->params.push_back(p.value);
+    return run;
+}
+
+std::string evaluate_train(Request& f) {
+    std::unique_ptr<TrainRunState> run = start_train(f);
+    return run->advance(run->steps);
+}
+
+TrainRun::TrainRun() = default;
+TrainRun::~TrainRun() = default;
+
+std::string TrainRun::start(const std::string& request_json) {
+    state_.reset();
+    return checks::sentence_of([&] {
+        const nlohmann::json j = parse_request(request_json);
+        Request r(j);
+        if (r.op() != "train") throw Error("a TrainRun runs a train request; this one's op is " + quoted(r.op()));
+        state_ = start_train(r);
+    });
+}
+
+int64_t TrainRun::steps_left() const { return state_ ? state_->steps - state_->step : 0; }
+
+EvalResult TrainRun::advance(int64_t steps) {
+    if (!state_) return failed_request("this TrainRun has no request: start it with a train request first");
+    std::string answer;
+    const std::string error = checks::sentence_of([&] { answer = state_->advance(steps); });
+    return error.empty() ? EvalResult{true, answer, ""} : failed_request(error);
 }
 
 }  // namespace attn

@@ -42,6 +42,7 @@ const waitStep = (page, k, timeout = 60000) => page.waitForFunction((k) => {
 
 // Step k on screen equals the native run's step k, and PyTorch's to the printed digit (and within 1e-4).
 async function assertStep(page, k, native, pytorch) {
+  await waitStep(page, k, 10000);   // a run is computed over a few tasks before its first step shows
   assert.equal(await text(page, 'train-step'), String(k));
   assert.equal(await text(page, 'train-loss'), native.losses[k].toFixed(4), `loss at step ${k}`);
   if (pytorch) assert.equal(await text(page, 'train-loss'), pytorch.answer.losses[k].toFixed(4), `PyTorch's loss at step ${k}`);
@@ -144,7 +145,7 @@ test('an edit of the inputs resets training; the new task\'s numbers are the eng
   const lab = page.locator('attention-lab');
   await lab.locator('[data-testid=train-step-button]').click();
   await lab.locator('[data-testid=train-step-button]').click();
-  assert.equal(await lab.locator('[data-testid=train-step]').textContent(), '2');
+  await waitStep(page, 2, 10000);
   await openEditor(page);
   await lab.locator('[data-testid=x-1-1]').fill('0.9');
   await settle(page);
@@ -158,9 +159,54 @@ test('an edit of the inputs resets training; the new task\'s numbers are the eng
   const native = nativeRun(edited);
   assert.notEqual(native.losses[0].toFixed(4), ADAM.answer.losses[0].toFixed(4));
   await lab.locator('[data-testid=train-step-button]').click();
+  await waitStep(page, 1, 10000);
   assert.equal(await lab.locator('[data-testid=train-loss]').textContent(), native.losses[1].toFixed(4));
   assert.deepEqual(await lab.locator('[data-testid=train-heatmap] td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value))), firstOrder(native.weights[1]));
   // the code shows the learner's value
   assert.match(await lab.locator('[data-testid=train-code] code').textContent(), /\[\[0\.9, 0\.15, 0\.89\], # Your/);
+  assert.deepEqual(problems, []);
+});
+
+// The editor's largest inputs: 16 tokens of 16 values. The run is computed a slice per task (the note
+// counts the steps computed meanwhile); two Steps pressed while it is computed are two updates (every
+// 6th step is recorded at this size, so two Steps reach step 12), and Play then reaches the CLI's loss.
+test('at 16 tokens × 16 values the run is computed over several tasks; Steps pressed meanwhile all count', async () => {
+  const { page, problems } = await open();
+  const BIG = 16;
+  const words = Array.from({ length: BIG }, (_, i) => `w${i + 1}`);
+  const inputs = Array.from({ length: BIG }, (_, i) => Array.from({ length: BIG }, (_, j) => Number(Math.sin(i * 7 + j).toFixed(2))));
+  await page.evaluate(({ words, inputs }) => {
+    const lab = document.querySelector('attention-lab');
+    lab.setAttribute('words', JSON.stringify(words));
+    lab.setAttribute('inputs', JSON.stringify(inputs));
+  }, { words, inputs });
+  await waitForLab(page);
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=train-heatmap] td.mv-cell[data-row="15"]'));
+  const notes = await page.evaluate(() => new Promise((resolve) => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const note = root.querySelector('[data-testid=train-note]'), seen = [];
+    new MutationObserver(() => seen.push(note.textContent)).observe(note, { childList: true, characterData: true, subtree: true });
+    const step = root.querySelector('[data-testid=train-step-button]');
+    step.click();
+    step.click();   // in the same task: the run is not computed yet
+    const giveUp = Date.now() + 30000;   // not a timing check: a page stuck at step 6 fails below
+    const check = () => (root.querySelector('[data-testid=train-step]').textContent === '12' || Date.now() > giveUp ? resolve(seen) : setTimeout(check, 20));
+    check();
+  }));
+  assert.equal(await text(page, 'train-step'), '12', 'both Steps count');
+  assert.ok(notes.some((t) => /^Training: \d+ of 300 steps computed…$/.test(t)), `progress shown while computing: ${notes.slice(0, 3)}`);
+
+  // the same task, as the page builds it (trainTask in web/src/sections/train.js), from the native CLI
+  const all = [...Array(BIG).keys()], evens = all.filter((i) => i % 2 === 0), odds = all.filter((i) => i % 2 === 1);
+  const orders = [all, all.slice().reverse(), [...evens, ...odds], [...odds.slice().reverse(), ...evens.slice().reverse()]];
+  const x = orders.map((o) => o.map((i, t) => [...inputs[i], ...all.map((q) => (q === t ? 1 : 0))]));
+  const target = orders.map((o) => o.map((_, t) => inputs[o[Math.max(t - 1, 0)]]));
+  const native = nativeRun({ ...ADAM.request, x, target, d_out: BIG, record_parameters: false });
+  assert.equal(await text(page, 'train-loss'), native.losses[12].toFixed(4));
+  assert.deepEqual(await byId(page, 'train-heatmap').locator('td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value))),
+    native.weights[12].values.slice(0, BIG * BIG));
+  await byId(page, 'train-play').click();
+  await waitStep(page, 300);
+  assert.equal(await text(page, 'train-loss'), native.losses[300].toFixed(4));
   assert.deepEqual(problems, []);
 });

@@ -151,6 +151,55 @@ TEST_CASE("record_parameters: each record holds the parameters its forward used,
     CHECK_THAT(json::parse(bad.json)["error"].get<std::string>(), Catch::Contains("\"record_parameters\" must be true or false"));
 }
 
+// The page trains a few steps per task (TrainRun): the chunks together are the one-shot answer, bit
+// for bit, whatever their sizes; records stay on the run's steps 0, K, 2K, ...
+TEST_CASE("TrainRun in chunks answers what one train request does", "[train]") {
+    const json cases = fixture_json("train_page_cases.json");
+    json request = cases["cases"][0]["request"];
+    request["steps"] = 23;
+    request["record_every"] = 4;
+    request["prints"] = false;
+    const json whole = eval_ok(request);
+    for (int chunk : {1, 3, 4, 7, 23, 100}) {
+        INFO("chunks of " << chunk << " steps");
+        attn::TrainRun run;
+        REQUIRE(run.start(request.dump()).empty());
+        json losses = json::array(), weights = json::array(), history = json::array(), last;
+        for (int64_t left = 23; left > 0; left -= chunk) {
+            REQUIRE(run.steps_left() == left);
+            const attn::EvalResult r = run.advance(chunk);
+            REQUIRE(r.ok);
+            last = json::parse(r.json);
+            for (const auto& v : last["losses"]) losses.push_back(v);
+            for (const auto& v : last["weights"]) weights.push_back(v);
+            for (const auto& v : last["parameter_history"]) history.push_back(v);
+        }
+        CHECK(run.steps_left() == 0);
+        CHECK(losses == whole["losses"]);
+        CHECK(weights == whole["weights"]);
+        CHECK(history == whole["parameter_history"]);
+        CHECK(last["parameters"] == whole["parameters"]);
+        // past the end: nothing more, the same parameters
+        const json after = json::parse(run.advance(5).json);
+        CHECK(after["losses"].empty());
+        CHECK(after["parameters"] == whole["parameters"]);
+    }
+}
+
+TEST_CASE("TrainRun refuses what the train op refuses, and a run not started", "[train][errors]") {
+    attn::TrainRun run;
+    const attn::EvalResult early = run.advance(1);
+    CHECK_FALSE(early.ok);
+    CHECK_THAT(early.error, Catch::Contains("start it with a train request"));
+    CHECK_THAT(run.start(R"({"op": "softmax", "x": [1, 2]})"), Catch::Contains("this one's op is \"softmax\""));
+    CHECK_THAT(run.start("{"), Catch::Contains("not valid JSON"));
+    json request = fixture_json("train_page_cases.json")["cases"][0]["request"];
+    request["lr"] = -1;
+    CHECK_THAT(run.start(request.dump()), Catch::Contains("\"lr\""));
+    CHECK(run.steps_left() == 0);
+    CHECK_FALSE(run.advance(1).ok);  // a refused start leaves no run behind
+}
+
 TEST_CASE("grad names the parameters in named_parameters() order", "[train]") {
     const json request = {{"op", "grad"}, {"seed", 123}, {"module", "mha"}, {"d_out", 2}, {"num_heads", 2},
                           {"qkv_bias", true}, {"x", {{{1, 2}, {3, 4}}}}, {"target", {{{0, 1}, {1, 0}}}}};

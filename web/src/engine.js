@@ -62,13 +62,30 @@ export function sectionData(engine, request, previous = null) {
 // eval's `train` op (README, "Requests"): the losses as numbers, every R's values as numbers (the
 // engine's shortest texts read back). Throws the engine's sentence for a refused request.
 export function trainRun(engine, request) {
-  const answer = JSON.parse(engine.evalRequest(JSON.stringify(request)));
-  if (answer.error) throw new Error(answer.error);
+  return trainAnswer(engine.evalRequest(JSON.stringify(request)));
+}
+// A train answer's text, its numbers as JS numbers.
+function trainAnswer(text) {
+  const answer = JSON.parse(text);
   const numbers = (r) => { r.values = r.values.map(toNumber); return r; };
   answer.losses = answer.losses.map(toNumber);
   answer.weights.forEach(numbers);
   for (const params of [answer.parameters, ...(answer.parameter_history || [])]) Object.values(params).forEach(numbers);
   return answer;
+}
+
+// The same request run a few steps per call (the engine's TrainRun, bindings/API.md), so a long run
+// can be computed between frames: {advance(steps) -> the answer for those steps, stepsLeft(), close()}.
+// Throws the engine's sentence for a bad request.
+export function startTrainRun(engine, request) {
+  const run = new engine.TrainRun();
+  try {
+    run.start(JSON.stringify(request));
+  } catch (e) {
+    run.delete();
+    throw e;
+  }
+  return { advance: (steps) => trainAnswer(run.advance(steps)), stepsLeft: () => run.stepsLeft(), close: () => run.delete() };
 }
 
 // A Worker running engine-worker.js, started only when the learner asks for exercise 3.3's timing

@@ -1,7 +1,8 @@
 // Section "train" (issue 16): the chapter's CausalAttention trained live by the engine's `train` op, its
 // loss, its 6×6 weights and W_q, W_k, W_v drawn at any recorded step. Training runs only when the learner
-// asks (Play, Step): one engine call computes the whole run, then playback replays its records, a few
-// per animation frame. An edit of the inputs only resets (one engine step for the untrained state).
+// asks (Play, Step): the engine computes the whole run, a slice of steps per task so the page keeps
+// responding (the engine's TrainRun), then playback replays its records, a few per animation frame.
+// An edit of the inputs only resets (one engine step for the untrained state).
 //
 // The task. The issue's first idea (SelfAttention_v2 on one sentence, position one-hots appended, target
 // the previous token) trains to a loss near 0 without a previous-token pattern: with one sequence the
@@ -13,7 +14,8 @@ import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
-import { trainRun } from '../engine.js';
+import { trainRun, startTrainRun } from '../engine.js';
+import { nextTask } from '../tasks.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 
 export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
@@ -28,6 +30,7 @@ const LR_MAX = 10;
 const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
 const ANSWER_BUDGET = 150000;         // recorded numbers in one run; larger inputs record every r-th step
 const PRINT_EVERY = 50;               // the code prints the loss every 50 steps
+const SLICE_MS = 10;                  // computing a run: engine work per task, so input and frames get through
 
 // The four orders of T tokens: as written, reversed, even positions then odd, and odd then even reversed.
 // In no two of them does one token always follow the same token, so content alone cannot tell the previous one.
@@ -149,7 +152,8 @@ function build(ctx) {
   let task = null, taskKey = '';
   let optimizer = 'adam', lr = OPTIMIZERS.get('adam').lr;
   let start = null;          // the untrained state: a one-step run (its record 0)
-  let run = null;            // the whole run, once the learner asked for training
+  let run = null;            // the whole run, once the learner asked for training and it is computed
+  let computing = null;      // the run being computed: {session, every, losses, weights, history, parameters, then}
   let shown = 0, reached = 0;   // the step on screen, the furthest step taken
   let playing = false, frame = 0;
 
@@ -163,6 +167,7 @@ function build(ctx) {
   // The untrained module: one engine step, record 0 only (no training yet).
   function resetRun() {
     stop();
+    dropComputing();
     run = null; shown = 0; reached = 0;
     start = null;
     if (!task) return;
@@ -172,17 +177,46 @@ function build(ctx) {
     } catch (e) { fail(e); }
   }
 
-  // The whole run (TRAIN_STEPS updates and the forward after them), computed when first asked for.
-  function ensureRun() {
-    if (run) return true;
+  // then() once the whole run (TRAIN_STEPS updates and the forward after them) is computed: at once
+  // when it is, else after the slices still to come, in the order asked (two Steps: two updates).
+  function withRun(then) {
+    if (run) { then(); return; }
+    if (computing) { const before = computing.then; computing.then = () => { before(); then(); }; return; }
+    const every = recordEvery(task);
+    let session;
     try {
-      const r = recordEvery(task);
-      run = trainRun(ctx.engine, trainRequest(task, optimizer, lr, TRAIN_STEPS + 1, r));
-      run.every = r;
-      run.domain = weightDomain(run.parameter_history);
-      drawCodeOutput();
-      return true;
-    } catch (e) { fail(e); return false; }
+      session = startTrainRun(ctx.engine, trainRequest(task, optimizer, lr, TRAIN_STEPS + 1, every));
+    } catch (e) { stop(); fail(e); showStep(shown); return; }
+    computing = { session, every, losses: [], weights: [], history: [], parameters: null, then };
+    computeSlice(computing);
+  }
+  // One slice of the run, in this task: whole records (every steps a call) until SLICE_MS have passed.
+  function computeSlice(c) {
+    if (c !== computing) return;   // dropped: a reset, an edit or new settings
+    const began = performance.now();
+    try {
+      do {
+        const part = c.session.advance(c.every);
+        c.losses.push(...part.losses);
+        c.weights.push(...part.weights);
+        c.history.push(...part.parameter_history);
+        c.parameters = part.parameters;
+      } while (c.session.stepsLeft() > 0 && performance.now() - began < SLICE_MS);
+    } catch (e) { dropComputing(); stop(); fail(e); showStep(shown); return; }
+    if (c.session.stepsLeft() > 0) {
+      setText(note, `Training: ${Math.min(c.losses.length, TRAIN_STEPS)} of ${TRAIN_STEPS} steps computed…`);
+      nextTask().then(() => computeSlice(c));
+      return;
+    }
+    dropComputing();
+    run = { losses: c.losses, weights: c.weights, parameter_history: c.history, parameters: c.parameters, every: c.every };
+    run.domain = weightDomain(run.parameter_history);
+    drawCodeOutput();
+    c.then();
+  }
+  function dropComputing() {
+    if (computing) computing.session.close();
+    computing = null;
   }
 
   // The loss axis: the run's smallest to largest loss (before a run, a decade below the first one).
@@ -269,11 +303,15 @@ function build(ctx) {
     if (playing) frame = requestAnimationFrame(tick);
   }
   function play() {
-    if (!ensureRun()) return;
-    if (shown >= TRAIN_STEPS) showStep(0);   // at the end: replay from the start
-    playing = true;
-    showStep(shown);
-    frame = requestAnimationFrame(tick);
+    playing = true;   // Pause works while the run is still being computed
+    setText(playBtn, 'Pause');
+    withRun(() => {
+      if (!playing) { showStep(shown); return; }   // paused while it was computed
+      if (frame) return;                            // already playing (Play, Pause, Play while it was computed)
+      if (shown >= TRAIN_STEPS) showStep(0);   // at the end: replay from the start
+      showStep(shown);
+      frame = requestAnimationFrame(tick);
+    });
   }
 
   playBtn.addEventListener('click', () => {
@@ -283,8 +321,7 @@ function build(ctx) {
   stepBtn.addEventListener('click', () => {
     setText(error, '');
     stop();
-    if (!ensureRun()) return;
-    showStep(Math.min(TRAIN_STEPS, shown + every()));
+    withRun(() => showStep(Math.min(TRAIN_STEPS, shown + every())));
   });
   resetBtn.addEventListener('click', () => { setText(error, ''); resetRun(); showStep(0); drawCodeOutput(); });
   scrubber.addEventListener('input', () => {
@@ -313,6 +350,7 @@ function build(ctx) {
   // New settings: a new run from the untrained module (the same one: only the optimizer differs).
   function settingsChanged() {
     stop();
+    dropComputing();
     if (start) start.every = 1;
     run = null; shown = 0; reached = 0;
     showStep(0);
