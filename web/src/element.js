@@ -213,7 +213,7 @@ class AttentionLabElement extends HTMLElement {
               updateSection(s);
             }
           } finally {
-            if (first) deferMath(-1);
+            if (first) { deferMath(-1); loading = false; }
           }
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
@@ -224,6 +224,7 @@ class AttentionLabElement extends HTMLElement {
       },
     };
     let edits = 0;
+    let loading = true;        // the first pass: it shows every section, one per task, in page order
     const shows = new Map();   // section -> the edit it shows
     const updateSection = (s) => {
       if (this.generation !== generation || shows.get(s) === edits) return;
@@ -237,7 +238,9 @@ class AttentionLabElement extends HTMLElement {
     const editor = section !== 'temperature' ? editorPanel(ctx) : null;
     const sections = [...(editor ? [editor] : []), ...specs.map((spec) => spec.build(ctx))];
     // Which sections are on the screen or within one screen of it; one that comes near while it is
-    // behind the latest edit is brought up to date in the next frame. (No IntersectionObserver: all.)
+    // behind the latest edit is brought up to date in the next frame. Not during the first pass: the
+    // observer's first report names every near section at once, and updating them all in one frame
+    // made a 50-80 ms task at load. (No IntersectionObserver: all.)
     const near = new Set(sections);
     if (typeof IntersectionObserver === 'function' && sections.length > 1) {
       const byEl = new Map(sections.map((s) => [s.el, s]));
@@ -248,7 +251,7 @@ class AttentionLabElement extends HTMLElement {
           const s = byEl.get(e.target);
           if (!e.isIntersecting) { near.delete(s); continue; }
           near.add(s);
-          if (shows.get(s) !== edits) nextFrame().then(() => updateSection(s));
+          if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
         }
       }, { rootMargin: '100% 0px' });
       for (const s of sections) this.nearObserver.observe(s.el);
