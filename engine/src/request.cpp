@@ -203,7 +203,6 @@ nlohmann::json parse_request(const std::string& request_json) {
 }
 
 EvalResult eval_request(const std::string& request_json) {
-    if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) return oversized_request();
     std::string answer;
     const std::string error = checks::sentence_of([&] { answer = evaluate(parse_request(request_json)); });
     return error.empty() ? EvalResult{true, answer, ""} : failed_request(error);
