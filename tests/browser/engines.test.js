@@ -101,6 +101,7 @@ async function clippedAt(width, inFrame) {
     for (const el of section.querySelectorAll('*')) measure(el);
   }
   win.scrollTo(0, 0);
+  await frames(2);   // the top's sections drawn again (Firefox skips them until its next frame), for the screenshot
   return { out, scrollWidth: win.document.scrollingElement.scrollWidth };
 }
 
