@@ -131,6 +131,9 @@ export function verdictText(verdict, words) {
     + (elsewhere ? `${inMap.length ? ' ' : ''}${elsewhere} quer${elsewhere === 1 ? 'y' : 'ies'} in the other three orders ${elsewhere === 1 ? 'does' : 'do'} not.` : '');
 }
 
+// A loss that is not a number as Python prints it: nan, inf or -inf.
+const pythonFloat = (v) => (Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v));
+
 // A learning rate from the field: {value} or {error: a sentence}.
 export function parseLr(text) {
   const t = text.trim();
@@ -249,7 +252,7 @@ function build(ctx) {
     const end = c.broken < 0 ? TRAIN_STEPS : Math.floor(c.broken / c.every) * c.every;
     const records = end / c.every + 1;
     run = { losses: c.losses.slice(0, end + 1), weights: c.weights.slice(0, records), parameter_history: c.history.slice(0, records),
-      parameters: c.parameters, every: c.every, end, broken: c.broken < 0 ? null : { step: c.broken, loss: c.losses[c.broken] } };
+      parameters: c.parameters, every: c.every, end, broken: c.broken < 0 ? null : { step: c.broken, loss: pythonFloat(c.losses[c.broken]) } };
     run.domain = weightDomain(run.parameter_history);
     if (shown > end) shown = end;
     drawCodeOutput();
@@ -286,7 +289,7 @@ function build(ctx) {
     const words = ctx.state.words;
     setText(stepText, String(k));
     const loss = S.losses[k];
-    setText(lossText, fixed4(loss));
+    setText(lossText, Number.isFinite(loss) ? fixed4(loss) : pythonFloat(loss));
     const w = S.weights[i];
     const first = w.values.slice(0, T * T);   // the first order's T × T block
     heat.update({ values: first, texts: first.map(String), shape: [T, T], rowLabels: words, colLabels: words,
