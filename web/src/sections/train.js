@@ -124,7 +124,8 @@ export function verdictText(verdict, words) {
   const { failing, total } = verdict;
   if (!failing.length) return `Learned: in all four orders, every query from token 2 on puts more than 0.5 of its weight on the token before it (${total} of ${total}).`;
   const inMap = failing.filter((f) => f.order === 0), elsewhere = failing.length - inMap.length;
-  const rows = inMap.map((f) => `${f.t + 1} “${words[f.t]}” (${fixed4(f.share)} on “${words[f.t - 1]}”, most on “${words[f.top]}”)`);
+  // each row's numbers while they fit in a sentence; beyond three rows, their names
+  const rows = inMap.map((f) => `${f.t + 1} “${words[f.t]}”${inMap.length > 3 ? '' : ` (${fixed4(f.share)} on “${words[f.t - 1]}”, most on “${words[f.top]}”)`}`);
   const list = rows.length <= 1 ? rows.join('') : `${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]}`;
   return `Not learned: ${failing.length} of ${total} queries put 0.5 or less of their weight on the token before them. `
     + (inMap.length ? `In the map, row${inMap.length === 1 ? '' : 's'} ${list}.` : 'In the map every row does; ')
