@@ -198,11 +198,11 @@ export function linePlot(options) {
   };
 }
 
-// A label's box at (x, y) with its anchor (text width estimated at 6.6 px a character).
-const LABEL_H = 13;
-function labelBox([x, y, anchor], text) {
-  const w = text.length * 6.6;
-  return { x0: anchor === 'end' ? x - w : x, x1: anchor === 'end' ? x : x + w, y0: y - LABEL_H + 3, y1: y + 3 };
+// A label's box at (x, y) with its anchor: its measured width (else 6.6 px a character), the 11.5 px
+// font's ascent above the baseline and descent below it.
+function labelBox([x, y, anchor], text, measured) {
+  const w = measured || text.length * 6.6;
+  return { x0: anchor === 'end' ? x - w : x, x1: anchor === 'end' ? x : x + w, y0: y - 12, y1: y + 4 };
 }
 const apart = (a, b) => a.x1 < b.x0 || a.x0 > b.x1 || a.y1 < b.y0 || a.y0 > b.y1;
 
@@ -213,10 +213,10 @@ function labelSpots(items, obstacles = []) {
   const spots = new Array(items.length);
   const order = items.map((_, i) => i).sort((a, b) => items[a].py - items[b].py);
   for (const i of order) {
-    const { px, py, text } = items[i];
+    const { px, py, text, w } = items[i];
     const tries = [[px + 7, py + 14, 'start'], [px + 7, py - 7, 'start'], [px - 7, py + 4, 'end'], [px + 7, py + 27, 'start'], [px - 7, py - 9, 'end'],
       [px - 7, py + 18, 'end'], [px + 7, py + 40, 'start'], [px - 7, py - 22, 'end'], [px + 7, py - 20, 'start']];
-    const box = (t) => labelBox(t, text);
+    const box = (t) => labelBox(t, text, w);
     const free = (b, strict) => placed.every((o) => apart(b, o)) && obstacles.every((o) => apart(b, o)) &&
       (!strict || items.every((o, k) => k === i || o.px < b.x0 - 4 || o.px > b.x1 + 4 || o.py < b.y0 - 4 || o.py > b.y1 + 4));
     // clear of every point if it can be; clear of the labels and the marker always, when any spot is
@@ -239,6 +239,7 @@ export function pointPlot(options) {
   let height = 300;
   let x = null, y = null;
   let current = -1;     // the named point: 0..n-1, or n for the marker
+  let widths = [];      // each point label's width in px
   const spokes = svg('g', { class: 'plot-spokes' });
   const dots = svg('g', { class: 'plot-points' });
   const markerG = svg('g', { class: 'plot-marker' },
@@ -274,23 +275,26 @@ export function pointPlot(options) {
     dots.replaceChildren(...data.points.map((p, j) => svg('g', { class: 'plot-point', 'data-index': j },
       svg('circle', { cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '4.5' }),
       svg('text', { text: p.label || '' }))));
+    // the labels' widths as drawn (0 while hidden: then estimated), measured once per drawing
+    widths = [...dots.childNodes].map((g) => g.lastChild.getComputedTextLength());
     placeMarker(true);
   }
 
   // The labels: the marker's beside its diamond where no point is, then the points' clear of both, so
   // the diamond never covers a value's label as it moves.
   function placeLabels() {
-    const items = data.points.map((p) => ({ px: x(p.x), py: y(p.y), text: p.label || '' }));
+    const items = data.points.map((p, j) => ({ px: x(p.x), py: y(p.y), text: p.label || '', w: widths[j] }));
     const obstacles = [];
     const m = data.marker;
     if (m) {
       const mx = x(m.x), my = y(m.y), text = m.label || '';
+      const mw = markerLabel.getComputedTextLength();
       const spot = [[11, -9, 'start'], [11, 17, 'start'], [-11, -9, 'end'], [-11, 17, 'end']].find(([dx, dy, a]) => {
-        const b = labelBox([mx + dx, my + dy, a], text);
+        const b = labelBox([mx + dx, my + dy, a], text, mw);
         return items.every((o) => o.px < b.x0 - 5 || o.px > b.x1 + 5 || o.py < b.y0 - 5 || o.py > b.y1 + 5);
       }) || [11, -9, 'start'];
       setAttr(markerLabel, 'x', String(spot[0])); setAttr(markerLabel, 'y', String(spot[1])); setAttr(markerLabel, 'text-anchor', spot[2]);
-      obstacles.push({ x0: mx - 10, x1: mx + 10, y0: my - 10, y1: my + 10 }, labelBox([mx + spot[0], my + spot[1], spot[2]], text));
+      obstacles.push({ x0: mx - 10, x1: mx + 10, y0: my - 10, y1: my + 10 }, labelBox([mx + spot[0], my + spot[1], spot[2]], text, mw));
     }
     const spots = labelSpots(items, obstacles);
     [...dots.childNodes].forEach((g, j) => {
