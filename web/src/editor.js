@@ -3,11 +3,12 @@
 // (aria-invalid + a message) and the page computes with the value it held before the learner began
 // typing in it, never a prefix typed on the way. Beside the fields, the attention weights these
 // inputs give (§3.4.1's, from the engine), so an edit shows its effect where the learner is typing.
-import { h, tex, para, uid, renderMath } from './dom.js';
+import { h, para, uid } from './dom.js';
 import { SEED_RULE, LIMITS, parseValue, parseWord, parseSeed, parseDOut, resizeState } from './model.js';
 import { matrixView } from './views/index.js';
 
 const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+const sup = (n) => String(n).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
 
 export function editorPanel(ctx) {
   const state = ctx.state;
@@ -68,7 +69,8 @@ export function editorPanel(ctx) {
       const cells = cols.map((j) => field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
         `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { state.inputs[i * D + j] = v; }, state.inputs[i * D + j], rowMessages));
       gridFields.push(word, ...cells);
-      tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word.input), cells.map((c) => h('td', null, c.input))),
+      // the header as text (x⁽¹⁾), which every reader and checker takes for the header's name
+      tbody.append(h('tr', null, h('th', { scope: 'row', class: 'token-head' }, h('i', { text: 'x' }), `⁽${sup(i + 1)}⁾`), h('td', null, word.input), cells.map((c) => h('td', null, c.input))),
         h('tr', { class: 'err-row' }, rowMessages));
     }
     table.replaceChildren(h('caption', { text: `The input tokens: a word and its ${D}-dimensional embedding x(i)` }),
@@ -87,7 +89,6 @@ export function editorPanel(ctx) {
   function resize(tokens, d_in) {
     Object.assign(state, resizeState(state, tokens, d_in));
     buildGrid();
-    renderMath(table);
     ctx.recompute();
   }
   addToken.addEventListener('click', () => resize(state.tokens + 1, state.d_in));
@@ -105,7 +106,6 @@ export function editorPanel(ctx) {
     for (const [f, v] of [[seed, book.seed], [dOut, book.d_out]]) { f.input.value = v === null ? '' : String(v); check(f); f.before = f.current; }
     Object.assign(state, { words: book.words.slice(), inputs: book.inputs.slice(), tokens: book.tokens, d_in: book.d_in });
     buildGrid();
-    renderMath(table);
     ctx.recompute();
   });
   buildGrid();
