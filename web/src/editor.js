@@ -83,8 +83,8 @@ export function editorPanel(ctx) {
 
   // The size: rows and columns added (0s, words token7, ...) or removed at the end, every section follows.
   const sizeButton = (testid, text) => h('button', { type: 'button', 'data-testid': testid, text });
-  const addToken = sizeButton('add-token', 'Add a token'), removeToken = sizeButton('remove-token', 'Remove the last token');
-  const addDim = sizeButton('add-dim', 'Add a dimension'), removeDim = sizeButton('remove-dim', 'Remove the last dimension');
+  const addToken = sizeButton('add-token', 'Add token'), removeToken = sizeButton('remove-token', 'Remove last token');
+  const addDim = sizeButton('add-dim', 'Add dimension'), removeDim = sizeButton('remove-dim', 'Remove last dimension');
   const sizeText = h('span', { class: 'size', 'data-testid': 'editor-size', 'aria-live': 'polite' });
   function resize(tokens, d_in) {
     Object.assign(state, resizeState(state, tokens, d_in));

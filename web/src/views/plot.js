@@ -130,6 +130,12 @@ export function linePlot(options) {
         marks.push(svg('path', { class: 'plot-line', d: pts.map((p, i) => `${i ? 'L' : 'M'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(''),
           stroke: color, 'stroke-dasharray': s.dash ? '5 4' : null }));
       }
+      // a ring's x is also marked across the plot, so it reads against every curve at that x
+      if (mark === 'ring') {
+        for (const gx of new Set(pts.map((p) => p.x))) {
+          marks.push(svg('line', { class: 'plot-guide', x1: x(gx).toFixed(1), x2: x(gx).toFixed(1), y1: MARGIN.top, y2: height - MARGIN.bottom }));
+        }
+      }
       pts.forEach((p, i) => {
         flat.push({ s: si, i, px: x(p.x), py: y(p.y) });
         if (mark === 'ring') marks.push(svg('circle', { class: 'plot-ring', cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '6.5', 'data-series': si, 'data-index': i, 'data-x': String(p.x), 'data-y': String(p.y) }));
