@@ -404,7 +404,7 @@ for (const name of chosen) {
       assert.equal(await driver.attribute('train-lr', 'aria-invalid'), 'true');
       assert.match(await driver.text('train-error'), /Training keeps lr = 0\.02\./);
       await driver.click('train-play');
-      assert.match(await driver.text('train-error'), /Correct it first/);
+      await driver.waitFor(`() => /Correct it first/.test((${BY_TEST_ID_IN_PAGE})('train-error').textContent)`, [], { timeout: 10000, what: 'Play to refuse' });
       assert.equal(await driver.text('train-play'), 'Play');
       assert.equal(await driver.text('train-step'), '0');
     });
