@@ -81,10 +81,11 @@ export function editorPanel(ctx) {
     addDim.disabled = D >= LIMITS.dInMax; removeDim.disabled = D <= 1;
   }
 
-  // The size: rows and columns added (0s, words token7, ...) or removed at the end, every section follows.
-  const sizeButton = (testid, text) => h('button', { type: 'button', 'data-testid': testid, text });
-  const addToken = sizeButton('add-token', 'Add token'), removeToken = sizeButton('remove-token', 'Remove last token');
-  const addDim = sizeButton('add-dim', 'Add dimension'), removeDim = sizeButton('remove-dim', 'Remove last dimension');
+  // The size: rows and columns added (0s, words token7, ...) or removed, always the last one; every
+  // section follows.
+  const sizeButton = (testid, text, title) => h('button', { type: 'button', 'data-testid': testid, text, title });
+  const addToken = sizeButton('add-token', 'Add token', 'Adds a token of 0s after the last one'), removeToken = sizeButton('remove-token', 'Remove token', 'Removes the last token');
+  const addDim = sizeButton('add-dim', 'Add dimension', 'Adds a 0 to every token'), removeDim = sizeButton('remove-dim', 'Remove dimension', 'Removes every token’s last value');
   const sizeText = h('span', { class: 'size', 'data-testid': 'editor-size', 'aria-live': 'polite' });
   function resize(tokens, d_in) {
     Object.assign(state, resizeState(state, tokens, d_in));
@@ -118,7 +119,8 @@ export function editorPanel(ctx) {
     h('summary', { text: 'Edit the inputs: words, vectors, their number, seed, d_out' }),
     para(`Change any value and every tensor below is recomputed by the engine at once. ${book.custom ? 'The starting values' : 'The book’s values'} come back with Reset.`),
     h('div', { class: 'editor-body' }, h('div', { class: 'scroll' }, table), preview.el),
-    h('div', { class: 'controls size-controls' }, sizeText, addToken, removeToken, addDim, removeDim),
+    h('div', { class: 'controls size-controls' }, sizeText,
+      h('span', { class: 'size-group' }, addToken, removeToken), h('span', { class: 'size-group' }, addDim, removeDim)),
     h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seed.input, ')'), h('label', null, 'd_out = ', dOut.input), reset),
     seedHelp, messages);
 
