@@ -380,6 +380,33 @@ for (const name of chosen) {
       heat.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-4, `weight ${i}: ${v}, PyTorch ${want[i]}`));
       for (let i = 1; i < 6; i++) assert.ok(heat[i * 6 + i - 1] > 0.9, `query ${i + 1} looks at the token before it`);
       assert.equal(await driver.text('train-print'), TRAIN.output);
+      assert.equal(await driver.attribute('train-verdict', 'data-learned'), 'true');
+    });
+
+    // Issue 22 item 8: typed as a learner types (focus, then one input event per key), an invalid entry
+    // brings back the value from before the typing, never a prefix typed on the way; Play refuses.
+    check('fields compute only with what the learner typed: d_out 17, d_k 2000, learning rate 1000', async () => {
+      await driver.open(server.url);
+      await driver.waitForLab();
+      const typeKeys = async (testId, text) => {
+        await driver.focus(`[data-testid="${testId}"]`);
+        for (let k = 1; k <= text.length; k++) await driver.setValue(testId, text.slice(0, k));
+        await driver.settle();
+      };
+      await driver.evaluate(`() => { (${BY_TEST_ID_IN_PAGE})('d_out').closest('details').open = true; return true; }`);
+      await typeKeys('d_out', '17');
+      assert.equal(await driver.attribute('d_out', 'aria-invalid'), 'true');
+      assert.equal((await driver.cells())['3.4.1/keys.shape'], 'keys.shape: torch.Size([6, 2])', 'd_out 2, not the prefix 1');
+      await typeKeys('dk-input', '2000');
+      assert.equal(await driver.attribute('dk-input', 'aria-invalid'), 'true');
+      assert.match(await driver.text('dk-readout'), /^d_k = 64:/);
+      await typeKeys('train-lr', '1000');
+      assert.equal(await driver.attribute('train-lr', 'aria-invalid'), 'true');
+      assert.match(await driver.text('train-error'), /Training keeps lr = 0\.02\./);
+      await driver.click('train-play');
+      await driver.waitFor(`() => /Correct it first/.test((${BY_TEST_ID_IN_PAGE})('train-error').textContent)`, [], { timeout: 10000, what: 'Play to refuse' });
+      assert.equal(await driver.text('train-play'), 'Play');
+      assert.equal(await driver.text('train-step'), '0');
     });
   });
 }
