@@ -7,7 +7,7 @@ import { SEED_RULE, parseValue, parseWord, parseSeed, parseDOut } from './model.
 import { matrixView } from './views/index.js';
 
 export function editorPanel(ctx) {
-  const fields = [];   // {input, parse, apply(value), bookText(), msg}
+  const fields = [];   // {input, parse, apply(value), textIn(state), msg}
   // The example's size (the book's 6 tokens × 3, or the author's inputs attribute): fixed while shown.
   const { tokens: TOKENS, d_in: D_IN } = ctx.start;
   const cols = Array.from({ length: D_IN }, (_, j) => j);
@@ -18,10 +18,10 @@ export function editorPanel(ctx) {
   const messages = h('div', { class: 'messages' });
 
   // A field and its message; the message is placed right below the field's row (`where`).
-  function field(input, label, parse, apply, bookText, where = messages) {
+  function field(input, label, parse, apply, textIn, where = messages) {
     const msg = h('p', { class: 'field-error', id: uid('err'), hidden: true });
     input.setAttribute('aria-label', label);
-    const f = { input, msg, parse, apply, bookText, label };
+    const f = { input, msg, parse, apply, textIn, label };
     input.addEventListener('input', () => { if (check(f)) ctx.recompute(); });
     fields.push(f);
     where.append(msg);
@@ -51,9 +51,9 @@ export function editorPanel(ctx) {
   for (let i = 0; i < TOKENS; i++) {
     const rowMessages = h('td', { colspan: String(D_IN + 2) });
     const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
-      `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i], rowMessages);
+      `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, (s) => s.words[i], rowMessages);
     const cells = cols.map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
-      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => String(book.inputs[i * D_IN + j]), rowMessages)));
+      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, (s) => String(s.inputs[i * D_IN + j]), rowMessages)));
     tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells),
       h('tr', { class: 'err-row' }, rowMessages));
   }
@@ -61,17 +61,18 @@ export function editorPanel(ctx) {
 
   const seedHelp = h('p', { class: 'hint', id: uid('seed-help'), 'data-testid': 'seed-rule', text: SEED_RULE });
   const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: 'book’s', 'data-testid': 'seed' }),
-    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => (book.seed === null ? '' : String(book.seed)));
+    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, (s) => (s.seed === null ? '' : String(s.seed)));
   const dOutInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
-    'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, () => String(book.d_out));
+    'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, (s) => String(s.d_out));
   const reset = h('button', { type: 'button', 'data-testid': 'reset', text: book.custom ? 'Reset to the starting values' : 'Reset to the book’s values' });
-  reset.addEventListener('click', () => { fill(); ctx.recompute(); });
+  reset.addEventListener('click', () => { fill(book); ctx.recompute(); });
 
-  // Puts the book's values in every field and clears every mark.
-  function fill() {
-    for (const f of fields) { f.input.value = f.bookText(); check(f); }
+  // Puts a state's values in every field and clears every mark: the current state at first (the start,
+  // or the learner's edits kept over a host's change), the starting values on Reset.
+  function fill(state) {
+    for (const f of fields) { f.input.value = f.textIn(state); check(f); }
   }
-  fill();
+  fill({ ...ctx.state, words: ctx.state.words.slice(), inputs: ctx.state.inputs.slice() });
 
   const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'α = softmax(ω / √d_k) for these inputs (§3.4.1)',
     testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
