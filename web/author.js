@@ -8,10 +8,11 @@
   const FIELDS = ['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme'];
   const DEFAULTS = { section: 'all', theme: 'auto' };
   const { limit: PARAMETER_LIMIT } = self.AttentionLabEmbedParams;
-  // Each section's height in embed.html at 800 px wide, light theme, the book's example, rounded up to
-  // 100 px (measured by tests/browser/author.test.js, which fails when one outgrows its number): the
-  // iframe's height where a platform drops the resize listener.
-  const HEIGHTS = { all: 32400, 'step-by-step': 5200, temperature: 1700, 'why-sqrt-dk': 1600, batched: 2500, classes: 1900, causal: 3800, 'multi-head': 3400, train: 2100 };
+  // Each section's height in embed.html at 800 px wide, light theme, the book's example (Chromium,
+  // December 2026: all 21,611 px, step-by-step 4,745, ...), plus 100 px and rounded up to 100 px: the
+  // iframe's height where a platform drops the resize listener. tests/browser/author.test.js measures
+  // them again and fails when a section outgrows its number, or shrinks well below it.
+  const HEIGHTS = { all: 21800, 'step-by-step': 4900, temperature: 1700, 'why-sqrt-dk': 1400, batched: 2500, classes: 2200, causal: 4500, 'multi-head': 2900, train: 3400 };
   let release = { version: '', integrity: '' };
 
   // HTML text: & " ' < > escaped, so words, JSON inputs and URLs paste safely into attributes.

@@ -254,7 +254,7 @@ test('author.html offers every section the element has, and an accent and font t
   const r = await builderAfter(page, { section: 'why-sqrt-dk', 'use-accent': true, accent: '#6a1b6e', font: 'Georgia, serif', theme: 'dark' });
   assert.ok(r.element.includes('<style>attention-lab { --attention-lab-accent: #6a1b6e; --attention-lab-font: Georgia, serif; }</style>'), r.element);
   assert.ok(r.element.includes('section="why-sqrt-dk" theme="dark"'), r.element);
-  assert.ok(r.iframe.includes('section=why-sqrt-dk&theme=dark&accent=%236a1b6e&font=Georgia%2C+serif'), r.iframe);
+  assert.ok(r.iframe.includes('section=why-sqrt-dk&amp;theme=dark&amp;accent=%236a1b6e&amp;font=Georgia%2C+serif'), r.iframe);
   assert.ok(!/integrity/.test(r.iframe), 'the iframe snippet claims no SRI');
   const preview = await page.evaluate(() => { const s = getComputedStyle(document.querySelector('#preview attention-lab')); return { accent: s.getPropertyValue('--attention-lab-accent').trim(), font: s.fontFamily }; });
   assert.deepEqual(preview, { accent: '#6a1b6e', font: 'Georgia, serif' });

@@ -126,7 +126,8 @@ test('embed.html with a bad section shows the message in the frame', async () =>
 // In the frame: a learner's edit, and an exercise's answer event (the exercises dispatch it on the
 // element); then the frame's element has fired both itself.
 async function editAndAnswer(page) {
-  const frame = page.frames().find((f) => f.url().includes('embed.html'));
+  await page.waitForFunction(() => document.getElementById('f').src !== '');
+  const frame = await (await page.$('#f')).contentFrame();
   await frame.waitForFunction(() => document.querySelector('attention-lab')?.shadowRoot?.querySelector('[data-testid=engine-footer]'), null, { timeout: 30000 });
   await frame.evaluate(() => document.querySelector('attention-lab').updateComplete);
   await frame.evaluate(() => {
