@@ -122,6 +122,7 @@
     }
     const folder = base();
     $('base').toggleAttribute('aria-invalid', !!folder.error);
+    $('base-note').classList.toggle('field-error', !!folder.error);
     $('base-note').textContent = folder.error || (folder.dropped ? `The snippets use ${folder.url}, without “${quote(folder.dropped)}”: they add the file names to the folder's URL.` : '');
     // no snippet from a value that is not what the author meant: the sentence says what to change
     const problem = folder.error || style.error;

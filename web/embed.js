@@ -36,7 +36,9 @@
     shown.className = 'fatal';
     shown.setAttribute('role', 'alert');
     shown.dataset.testid = 'embed-error';
-    shown.textContent = problems[0];
+    shown.textContent = `attention-lab: ${problems[0]}`;
+    // through the CSSOM, which a style-src 'self' policy allows (a style attribute it would not)
+    Object.assign(shown.style, { font: '16px/1.5 system-ui, sans-serif', color: '#a4001d', margin: '0', padding: '1rem' });
   } else {
     shown = document.createElement('attention-lab');
     // The element validates section itself and shows a readable message for a bad value; it validates
