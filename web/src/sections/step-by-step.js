@@ -1,8 +1,9 @@
-// Section "step-by-step" (§3.4.1, the first source document): x, W_query, W_key, W_value (at 1 decimal,
-// as the book's figure), the queries, keys and values, the scores, weights and context vectors, drawn as
-// matrix views with PyTorch's print under each, and a stepper that writes out every product of §3.4.1
-// for token 2. Every number is the engine's (one sectionData call); the views are built once and
-// updated in place, so focus and the step survive an edit.
+// Section "step-by-step" (§3.4.1, the first source document): scaled dot-product attention built up by a
+// stepper for token 2, then for every token. x, W_query, W_key, W_value (at 1 decimal, as the book's
+// figure), the queries, keys and values, the scores, row 2's way through softmax, the weights, z(2)'s
+// running sums and the context vectors are drawn as matrix views, each filled in by the step that
+// computes it. Every number is the engine's; the views are built once and updated in place, so focus
+// and the step survive an edit.
 import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
@@ -150,7 +151,7 @@ function build(ctx) {
     exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: 'query', colName: 'key', legend: false }),
     sum: view('exps_2_sum', 'their sum', { rowName: 'query', colName: 'sum', legend: false }),
     weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] }),
-    partial: view('z2_partial_sums', 'z⁽²⁾ term by term', { rowName: 'after term', colName: 'dimension' }),
+    partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: 'dimension' }),
     z: view('context_vec', 'Z = α V', { rowName: 'token', colName: 'dimension' }),
   };
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
@@ -227,9 +228,10 @@ function build(ctx) {
     views.weights.update(drawn(R.attn_weights, words, words));
     views.z.update(drawn(R.context_vec, words, dOut));
     const row2 = [words[1]];
-    views.scaled.update(drawn({ ...R.scaled_scores_2, shape: [1, n] }, row2, words));
-    views.exps.update(drawn({ ...R.exps_2, shape: [1, n] }, row2, words));
-    views.sum.update(drawn({ ...R.exps_2_sum, shape: [1, 1] }, row2, ['Σ']));
+    // (their prints are in the code cells below)
+    views.scaled.update({ ...drawn({ ...R.scaled_scores_2, shape: [1, n] }, row2, words), print: null });
+    views.exps.update({ ...drawn({ ...R.exps_2, shape: [1, n] }, row2, words), print: null });
+    views.sum.update({ ...drawn({ ...R.exps_2_sum, shape: [1, 1] }, row2, ['Σ']), print: null });
     const partial = partialSums(ctx.engine, rowOf(R.attn_weights, 1), values);
     views.partial.update({ values: partial.values, texts: partial.values.map(String), shape: partial.shape, rowLabels: words, colLabels: dOut });
     walk.setSteps(projectionSteps(R, words, partial));
