@@ -131,7 +131,7 @@ test('a stepgate listener holds the stepper before ω₂₂ until it proceeds; s
   });
   const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
   const caption = page.locator('[data-testid=projection-stepper] [data-testid=step-caption]');
-  for (let i = 0; i < 40 && !(await page.evaluate(() => window.proceed)); i++) await next.click();
+  for (let i = 0; i < 40 && !(await page.evaluate(() => Boolean(window.proceed))); i++) await next.click();
   assert.match(await caption.textContent(), /^ω₂₁ = /);
   assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), 'true');
   await next.click();   // still held
@@ -193,6 +193,9 @@ test('hover highlights look unlike the step’s outlines; the full value’s too
       return `${cs.boxShadow}|${cs.outlineStyle}|${cs.outlineColor}`;
     }, sel);
     const stepLook = await look('[data-section=step-by-step] [data-matrix=queries] td[data-hl]');
+    // (scrolled to the bottom of the window: a cell under the stepper's sticky head is not hovered)
+    const bottomUp = (sel) => page.evaluate((s) => document.querySelector('attention-lab').shadowRoot.querySelector(s).scrollIntoView({ block: 'end' }), sel);
+    await bottomUp('[data-testid=weights-heatmap] td[data-row="3"][data-col="4"]');
     await page.locator('[data-testid=weights-heatmap] td[data-row="3"][data-col="4"]').hover();
     const hoverLook = await look('[data-section=step-by-step] [data-matrix=queries] td[data-row="3"][data-hl]');
     assert.notEqual(hoverLook, stepLook);
@@ -202,13 +205,14 @@ test('hover highlights look unlike the step’s outlines; the full value’s too
       if (pass === 'computed') await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true })));
       await settle(page);
       const cell = page.locator('[data-section=step-by-step] [data-matrix=context_vec] td[data-row="1"][data-col="1"]');
+      await bottomUp('[data-section=step-by-step] [data-matrix=context_vec] td[data-row="1"][data-col="1"]');
       await cell.hover();
       const tip = await cell.evaluate((td) => {
         const t = td.closest('.mv').querySelector('.mv-tip');
         const r = t.getBoundingClientRect(), sec = td.closest('[data-section]').getBoundingClientRect();
-        return { text: t.textContent, whole: t.scrollWidth <= t.clientWidth + 1, left: r.left, right: r.right, top: r.top, inside: r.left >= sec.left && r.right <= sec.right };
+        return { text: t.textContent, whole: t.scrollWidth <= t.clientWidth + 1, widths: `${t.scrollWidth} > ${t.clientWidth}`, left: r.left, right: r.right, top: r.top, inside: r.left >= sec.left && r.right <= sec.right };
       });
-      assert.ok(tip.whole, `${pass}: the tooltip's text is cut: ${tip.text}`);
+      assert.ok(tip.whole, `${pass} at ${viewport.width} px: the tooltip's text is cut (${tip.widths}): ${tip.text}`);
       assert.ok(tip.left >= 0 && tip.right <= viewport.width && tip.top >= 0 && tip.inside, `${pass}: the tooltip ${tip.left}–${tip.right} is off screen at ${viewport.width} px`);
       assert.match(tip.text, pass === 'pending' ? /context_vec\[journey, d2\]: not computed yet/ : /context_vec\[journey, d2\] = 0\.82/);
     }

@@ -289,16 +289,17 @@ export function matrixView(data, options = {}) {
     const cell = cells[row] && cells[row][col];
     if (!cell) return;
     const where = `${name}[${rowLabels[row]}, ${colLabels[col]}]`;
-    setText(tipText, cell.pending ? `${where}: not computed yet at this step` : `${where} = ${cell.masked ? '0 (masked)' : cell.valueText}`);
+    setText(tipText, cell.pending ? `${where}: not computed yet` : `${where} = ${cell.masked ? '0 (masked)' : cell.valueText}`);
     tip.hidden = false;
+    const section = root.closest('[data-section]');
+    const bounds = section ? section.getBoundingClientRect() : { left: 0, right: innerWidth };
+    const minLeft = Math.max(0, bounds.left) + 2, maxRight = Math.min(innerWidth, bounds.right) - 2;
+    tip.style.maxWidth = `${Math.max(120, maxRight - minLeft)}px`;   // wraps rather than being cut
     // centred over the cell, then moved so that all of it is on screen and inside the section (which
     // may clip: content-visibility); below the cell when above it would be off screen or under a sticky head
     const x = cell.td.offsetLeft + cell.td.offsetWidth / 2;
     const w = tip.offsetWidth, h = tip.offsetHeight;
     const bodyBox = body.getBoundingClientRect(), cellBox = cell.td.getBoundingClientRect();
-    const section = root.closest('[data-section]');
-    const bounds = section ? section.getBoundingClientRect() : { left: 0, right: innerWidth };
-    const minLeft = Math.max(0, bounds.left) + 2, maxRight = Math.min(innerWidth, bounds.right) - 2;
     const left = Math.max(minLeft, Math.min(maxRight - w, bodyBox.left + x - w / 2));
     tip.style.left = `${left - bodyBox.left}px`;
     const sticky = root.closest('.stepper')?.querySelector('.stepper-head');

@@ -10,7 +10,8 @@ import { fixed, shortestFloat32 } from './format.js';
 //          {role: 'operand'|'result', label, values, shape: [rows, cols], texts?, decimals = 4,
 //           compact?} (compact: only its name and shape, for a tensor too big to draw here)
 export function stepFocus(parts) {
-  return el('div', { class: 'sf', role: 'group', 'aria-label': 'This step' }, parts.map((part) => (typeof part === 'string'
+  // hidden from screen readers: the stepper's caption (aria-live) says the same, in words
+  return el('div', { class: 'sf', 'aria-hidden': 'true' }, parts.map((part) => (typeof part === 'string'
     ? el('span', { class: 'sf-op', text: part })
     : tensor(part))));
 }
@@ -26,11 +27,11 @@ function tensor({ role, label, values, shape, texts, decimals = 4, name, compact
     for (let j = 0; j < cols; j++) {
       const k = i * cols + j;
       const text = texts && texts[k] != null ? String(texts[k]) : shortestFloat32(values[k]);
-      cells.push(el('td', { 'data-row': i, 'data-col': j, 'data-value': text, title: text, text: fixed(values[k], decimals) }));
+      cells.push(el('td', { 'data-row': i, 'data-col': j, 'data-value': text, text: fixed(values[k], decimals) }));
     }
     lines.push(el('tr', null, cells));
   }
   return el('figure', { class: 'sf-item', 'data-step-role': role, 'data-name': name || label },
     el('figcaption', { class: 'sf-label', text: `${label} (${rows}×${cols})` }),
-    el('table', { class: 'sf-grid', 'aria-label': `${label}, ${role}` }, el('tbody', null, lines)));
+    el('table', { class: 'sf-grid' }, el('tbody', null, lines)));
 }

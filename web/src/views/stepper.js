@@ -40,6 +40,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
   let list = [];
   let index = -1;   // the step on screen; -1 before the first is applied
   let revealed = [];   // the names of the views that some step reveals
+  let announced = null;   // the step the last 'stepchange' was for
   const passed = new Set();   // the ids of gated steps let through (proceed())
 
   function show() {
@@ -74,7 +75,8 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     [...dots.children].forEach((d, i) => { if (d.classList.contains('done') !== i <= index) d.classList.toggle('done'); });
     setAttr(root, 'data-step', String(index));
     if (onChange) onChange(index);
-    root.dispatchEvent(new CustomEvent('stepchange', { bubbles: true, composed: true, detail: { index, id: step.id ?? null } }));
+    if (step !== announced) root.dispatchEvent(new CustomEvent('stepchange', { bubbles: true, composed: true, detail: { index, id: step.id ?? null } }));
+    announced = step;   // (a refresh after a hover shows the same step again: no event)
   }
 
   // May the stepper move onto step k? Asks the 'stepgate' listeners when the step has an id.
