@@ -59,7 +59,8 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
   test(`at ${width}×${height} the stepper builds z(2) up, each step's operands and result fit the window, and back restores every state`, async () => {
     const { page, problems } = await open({ width, height });
     const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
-    await next.scrollIntoViewIfNeeded();
+    // step 1 as a learner sees it on arriving: the stepper scrolled to the top of the window
+    await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').scrollIntoView({ block: 'start' }));
     const states = [await state(page)];
     while (!states.at(-1).last) {
       await next.click();

@@ -171,7 +171,9 @@ export function matrixView(data, options = {}) {
     root.style.setProperty('--mv-label', `${labelEm}em`);
     root.style.setProperty('--mv-chars', String(widest));
     drawLegend(scale);
-    if (next.print != null) { setText(printEl, next.print); printEl.hidden = false; } else printEl.hidden = true;
+    hasPrint = next.print != null;
+    if (hasPrint) setText(printEl, next.print);
+    syncPrint();
     // re-fit only when what decides the fit changed: an edit of values alone reads no layout
     const fitKey = `${rows}×${cols}|${widest}|${rowLabels.join('\u0000')}|${colLabels.join('\u0000')}`;
     if (root.isConnected) watchRoom();
@@ -202,10 +204,17 @@ export function matrixView(data, options = {}) {
     const label = pending ? `${where}: not computed yet` : `${shown ? `${shown}, ` : ''}${where}: ${cell.masked ? 'masked, 0' : cell.valueText}`;
     if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
   }
+  // PyTorch's print shows every value: hidden while one is still pending
+  let hasPrint = false;
+  function syncPrint() {
+    const hidden = !hasPrint || cells.some((line) => line.some((c) => c.pending));
+    if (printEl.hidden !== hidden) printEl.hidden = hidden;
+  }
   function reveal(spec) {
     revealing = spec || null;
     revealedKeys = revealedSet();
     for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) paintCell(cells[i][j], i, j);
+    syncPrint();
     if (hovered || focused) showTip(focused || hovered);
   }
 
