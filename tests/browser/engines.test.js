@@ -260,6 +260,8 @@ for (const name of chosen) {
       const settledFrames = () => driver.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
       const state = async () => { await settledFrames(); return driver.evaluate(stepperState); };
       for (let i = 0; i < 30 && (await driver.attribute('step-prev', 'aria-disabled')) !== 'true'; i++) await driver.click('step-prev');
+      // step 1 as a learner arriving sees it: the stepper at the top of the window
+      await driver.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').scrollIntoView({ block: 'start' }); return true; });
       assert.equal(await driver.attribute('step-caption', 'aria-live'), 'polite');
       const states = [await state()];
       for (let i = 0; i < 30 && (await driver.attribute('step-next', 'aria-disabled')) !== 'true'; i++) {
@@ -289,6 +291,8 @@ for (const name of chosen) {
       await openPage();
       await driver.hover('[data-testid=weights-heatmap] td[data-row="1"][data-col="4"]');
       assert.deepEqual(await driver.evaluate(linkedRows), { q: '1', k: '4', v: '4', z: '1' });
+      // the pointer off the cells, onto the scores' title, so that no cell comes under it when focus scrolls
+      await driver.hover('[data-section=step-by-step] [data-matrix=attn_scores] .mv-name');
       await driver.focus('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="3"][data-col="2"]');
       assert.deepEqual(await driver.evaluate(linkedRows), { q: '3', k: '2', v: '2', z: '3' });
       const weight = await driver.read('[data-testid=weights-heatmap] td[data-row="3"][data-col="2"]', ['data-hl']);

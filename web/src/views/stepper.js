@@ -50,9 +50,11 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
       if (caption.childNodes.length !== 1 || caption.firstChild.nodeType !== Node.TEXT_NODE) caption.replaceChildren(text);
       else setText(caption.firstChild, text);
     } else caption.replaceChildren(text);
-    const focus = typeof step.focus === 'function' ? step.focus() : step.focus;
-    if (focus) focusBox.replaceChildren(focus); else focusBox.replaceChildren();
-    focusBox.hidden = !focus;
+    if (step !== announced) {   // (a refresh after a hover shows the same step: its drawing stays)
+      const focus = typeof step.focus === 'function' ? step.focus() : step.focus;
+      if (focus) focusBox.replaceChildren(focus); else focusBox.replaceChildren();
+      focusBox.hidden = !focus;
+    }
     // what the steps up to this one computed: shown; the rest pending
     for (const viewName of revealed) {
       const spec = { rows: [], cols: [], cells: [] };
@@ -76,7 +78,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     setAttr(root, 'data-step', String(index));
     if (onChange) onChange(index);
     if (step !== announced) root.dispatchEvent(new CustomEvent('stepchange', { bubbles: true, composed: true, detail: { index, id: step.id ?? null } }));
-    announced = step;   // (a refresh after a hover shows the same step again: no event)
+    announced = step;
   }
 
   // May the stepper move onto step k? Asks the 'stepgate' listeners when the step has an id.
