@@ -170,10 +170,12 @@ function build(ctx) {
     const marked = walk.stage.querySelectorAll('td[data-hl]');
     const target = marked[marked.length - 1];
     if (!target) return;
-    const r = target.getBoundingClientRect();
-    // only while the head stays in sight: it sticks to the top of the screen within the stepper
+    const r = target.getBoundingClientRect(), view = target.closest('.mv').getBoundingClientRect();
+    // the whole view with its title when it fits under the head, else the cell; only while the head
+    // stays in sight (it sticks to the top of the screen within the stepper)
+    const anchor = view.height + 12 <= innerHeight - box.bottom ? view : r;
     if (r.top < box.bottom || r.bottom > innerHeight) {
-      const by = r.top - box.bottom - 12, room = walk.el.getBoundingClientRect().bottom - by - box.height;
+      const by = anchor.top - box.bottom - 12, room = walk.el.getBoundingClientRect().bottom - by - box.height;
       if (room > 0) scrollBy(0, by);
     }
   });
