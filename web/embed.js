@@ -1,5 +1,5 @@
 // embed.html's script: builds <attention-lab section=...> from ?section= (and the example's ?words=,
-// ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=) and tells the
+// ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=, ?exercises=) and tells the
 // parent window how tall the content is, so the iframe can fit it. It listens to no messages.
 'use strict';
 (() => {
@@ -9,7 +9,7 @@
   lab.setAttribute('section', (params.get('section') || 'all').slice(0, 40));
   // The author's example, as the element's attributes of the same names (it validates them and shows
   // a message naming a bad one). d_out is accepted for d-out.
-  for (const name of ['words', 'inputs', 'seed', 'd-out', 'temperature', 'theme']) {
+  for (const name of ['words', 'inputs', 'seed', 'd-out', 'temperature', 'theme', 'exercises']) {
     const value = params.get(name) ?? (name === 'd-out' ? params.get('d_out') : null);
     if (value !== null) lab.setAttribute(name, value.slice(0, 4000));
   }

@@ -16,6 +16,8 @@ import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
 import { drawingSettled } from './views/dom.js';
+import LEARN_CSS from './learn/learn.css';
+import { learnHub, exercisesOn } from './learn/index.js';
 
 // The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -29,7 +31,7 @@ let sharedSheet = null;
 function styleSheet() {
   if (!sharedSheet) {
     sharedSheet = new CSSStyleSheet();
-    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS);
+    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS + '\n' + LEARN_CSS);
   }
   return sharedSheet;
 }
@@ -51,7 +53,7 @@ function addKatexFonts() {
 }
 
 class AttentionLabElement extends HTMLElement {
-  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', ...EXAMPLE_ATTRIBUTES]; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -123,6 +125,7 @@ class AttentionLabElement extends HTMLElement {
     }
     let base;
     try {
+      exercisesOn(this.getAttribute('exercises'));   // exercises="on|off": the sentence for another value
       base = this.useEngineBase();
       // The example's attributes checked before anything loads (the book's inputs come from the engine).
       this.example(bookState({ values: [] }));
@@ -159,6 +162,7 @@ class AttentionLabElement extends HTMLElement {
     const answers = new Map();       // request text -> the engine's answer, for the current edit
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
     const ctx = {
+      learn: learnHub(this, section, exercisesOn(this.getAttribute('exercises'))),
       engine, book, start, state: { ...start, words: start.words.slice(), inputs: start.inputs.slice() }, open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs
@@ -263,6 +267,7 @@ class AttentionLabElement extends HTMLElement {
         para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
       ladder(this.shadowRoot));
     }
+    if (ctx.learn.bar) lab.append(ctx.learn.bar);
     if (editor) lab.append(editor.el);
     lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));

@@ -7,6 +7,7 @@ import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { matrixView, stepper } from '../views/index.js';
+import { stepByStepPrompts } from '../learn/prompts.js';
 
 export default {
   id: 'step-by-step',
@@ -83,6 +84,7 @@ function build(ctx) {
     weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] }),
     z: view('context_vec', 'z = α · values'),
   };
+  const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
@@ -139,11 +141,13 @@ function build(ctx) {
     views.weights.update(drawn(R.attn_weights, words, words));
     views.z.update(drawn(R.context_vec, words, dOut));
     walk.setSteps(projectionSteps(R, words));
+    ask.update(D, words);
 
     show(body,
       para('The simplified mechanism of §3.3 (rung 1, further down) had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
       tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
       para(`${dOutText}. Step through the computation of z(2) with Next and Back (or ← →): each step writes out its arithmetic and outlines its operands.`),
+      ask.omega22.placed(),
       place(walk.el),
       para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal, and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see the query, key and value it links and its row of z.'),
       codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\ntorch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
@@ -153,15 +157,18 @@ function build(ctx) {
       h('h3', { text: 'From scores to scaled weights' }),
       tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
       para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
-      h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
-      codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
+      ask.omega22.gate(   // ω₂₂'s value waits for the learner's prediction
+        h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
+        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' })),
       codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
       para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
       codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
+      ask.topWeight.placed(),
       para('and softmax turns the scaled scores into weights that sum to 1:'),
       codeCell('attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)\nprint(attn_weights_2)', weights2.line, { cell: '3.4.1/attn_weights_2' }),
       h('h3', { text: 'The context vector, now built from values' }),
       tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
+      ask.z2Lands.placed(),
       h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
       para(`Note z(2) has ${z2.shape[0]} entries now (d_out = ${st.d_out}), not ${d_in} like the inputs.`),
       codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' }),
