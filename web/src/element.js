@@ -1,4 +1,5 @@
-// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head|train"
+// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head|bug-hunt|train"
+//                exercises="on|off"
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';

@@ -42,6 +42,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     }
     answer(value);
   }
+  let wasAnswered = false;
   const judged = new Map();   // answer -> the engine's verdict, for the current spec
   function grade(value) {
     if (value === null || !spec) return null;
@@ -69,11 +70,13 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     for (const g of gates) if (g.hidden === revealed) g.hidden = !revealed;
     if (!el || !spec) return;
     for (const b of options.querySelectorAll('button')) b.setAttribute('aria-pressed', String(!!saved && saved.answer === b.dataset.choice));
-    if (!saved) {   // never answered, or the progress was reset
+    if (!saved) {   // never answered, or the progress was reset (then the old answer goes too)
       feedback.hidden = true; feedback.removeAttribute('data-correct'); feedback.removeAttribute('data-expected');
-      if (input) input.value = '';
+      if (input && wasAnswered) input.value = '';
+      wasAnswered = false;
       return;
     }
+    wasAnswered = true;
     const expectedText = spec.expectedText ?? String(spec.expected);
     feedback.hidden = false;
     feedback.setAttribute('data-expected', String([].concat(spec.expected).join(',')));
@@ -95,7 +98,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
       if (spec.judge) text = `Not quite: you said ${yours}; the answer is ${expectedText}. ${spec.why ? spec.why(saved.answer) : ''}`.trim();
       else {
       const rel = spec.expected !== 0 ? ` (${Math.abs(off / spec.expected * 100).toFixed(0)}% ${off > 0 ? 'too high' : 'too low'})` : ` (${off > 0 ? 'too high' : 'too low'})`;
-      text = `Not quite: you said ${yours}, the engine computes ${expectedText}; off by ${Math.abs(off).toFixed(decimals)}${rel}, more than ${tolerance === 0 ? 'none allowed' : `±${tolerance}`}.${spec.why ? ' ' + spec.why(saved.answer) : ''}`;
+      text = `Not quite: you said ${yours}, the engine computes ${expectedText}; off by ${Math.abs(off).toFixed(decimals)}${rel}, ${tolerance === 0 ? 'and it must be exact' : `more than ±${tolerance}`}.${spec.why ? ' ' + spec.why(saved.answer) : ''}`;
       }
     } else text = `Not quite: you chose ${yours}, the answer is ${expectedText}. ${spec.why ? spec.why(saved.answer) : ''}`.trim();
     feedback.textContent = `${text} ${spec.explain || ''}`.trim();
