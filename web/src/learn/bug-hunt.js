@@ -43,9 +43,11 @@ function build(ctx) {
     const s = state();
     const keys = applicable(ctx.state.d_out).map((b) => b.key);
     let order = s?.order, index = (s?.index ?? -1) + 1;
-    if (!order || index >= order.length) { order = shuffled(keys); index = 0; }
-    while (index < order.length && !keys.includes(order[index])) index++;
-    if (index >= order.length) { order = shuffled(keys); index = 0; }
+    while (order && index < order.length && !keys.includes(order[index])) index++;
+    if (!order || index >= order.length) {   // a new lap, which never starts with the bug just played
+      order = shuffled(keys); index = 0;
+      if (order.length > 1 && order[0] === current) [order[0], order[1]] = [order[1], order[0]];
+    }
     current = order[index];
     hub.record(HUNT, { rounds: s?.rounds || 0, found: s?.found || 0, order, index, answer: undefined, correct: undefined, skipped: undefined });
     update(true);
