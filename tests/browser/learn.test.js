@@ -68,14 +68,14 @@ async function feedback(page, id) {
 async function rightAndWrong(page, id, right, wrong, check = () => {}) {
   const bad = await answer(page, id, wrong);
   assert.equal(bad.correct, 'false', `${id}: ${wrong} is graded wrong (${bad.text})`);
-  check(bad);
+  await check(bad);
   const good = await answer(page, id, right);
   assert.equal(good.correct, 'true', `${id}: ${right} is graded right (${good.text})`);
   return { bad, good };
 }
 
 // Every prompt and exercise for one example; expected values from the native CLI.
-async function answerEverything(page, c) {
+async function answerEverything(page, c, screenshot = false) {
   const N = nativeAttention(c);
   const tokens = c.inputs.length;
   const ids = await page.locator('[data-testid=predict]').evaluateAll((els) => els.map((e) => e.dataset.exercise));
@@ -87,7 +87,12 @@ async function answerEverything(page, c) {
   // ω₂₂, within ±0.01; its print is hidden until answered
   const omega = N.scores[1][1];
   assert.equal(await page.locator('[data-cell="3.4.1/attn_score_22"]').isVisible(), false, 'ω₂₂ stays hidden before the prediction');
-  const o = await rightAndWrong(page, 'predict-omega22', omega.toFixed(4), (omega + 0.5).toFixed(4), (bad) => assert.match(bad.text, /off by 0\.5000 \(\d+% too high\)/));
+  const o = await rightAndWrong(page, 'predict-omega22', omega.toFixed(4), (omega + 0.5).toFixed(4), async (bad) => {
+    assert.match(bad.text, /off by 0\.5000 \(\d+% too high\)/);
+    if (!screenshot) return;
+    fs.mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.locator('[data-exercise=predict-omega22]').screenshot({ path: path.join(SCREENSHOTS, 'learn-prompt-1280.png') });
+  });
   assert.ok(close(Number(o.good.expected), omega), `ω₂₂ ${o.good.expected} is the CLI's ${omega}`);
   assert.ok(o.good.text.includes(omega.toFixed(4)), 'the value is revealed in the text');
   assert.equal(await page.locator('[data-cell="3.4.1/attn_score_22"]').isVisible(), true, 'ω₂₂ shown after the answer');
@@ -158,7 +163,7 @@ test('book inputs: every prompt and exercise, right and wrong, against the nativ
     window.heard = [];
     document.addEventListener('attention-lab-answer', (e) => window.heard.push({ detail: e.detail, composed: e.composed, bubbles: e.bubbles, from: e.target.tagName }));
   });
-  await answerEverything(page, BOOK);
+  await answerEverything(page, BOOK, true);
   const heard = await page.evaluate(() => window.heard);
   assert.ok(heard.length >= 24, `two answers a question were heard: ${heard.length}`);
   for (const e of heard) {

@@ -88,7 +88,7 @@ function build(ctx) {
       h('figure', { class: 'right-line' }, h('figcaption', { text: 'The right line' }), pythonCode(bug.right)));
     const what = kind === 'context_vecs' ? 'the context vectors of MultiHeadAttention(d_in, d_out, T, 0.0, num_heads=2)'
       : kind === 'dropped_weights' ? 'the causal attention weights after a hand-written dropout with p = 0.1' : 'the causal attention weights';
-    round.replaceChildren(para(`The engine ran ${what} on your inputs (torch.manual_seed(${seedFor(st, 123)}), d_out = ${st.d_out}), once as the book writes it and once with one line wrong. Read the result first, then its difference from the correct one:`),
+    round.replaceChildren(para(`The engine computed ${what} for your inputs (torch.manual_seed(${seedFor(st, 123)}), d_out = ${st.d_out}), once as the book writes it and once with one line wrong. Read the result first, then its difference from the correct one:`),
       h('div', { class: 'matrices' }, views.buggy.el, views.correct.el, views.diff.el));
     show(body, intro(st), place(round), prompt.placed(), place(lines), h('div', { class: 'controls' }, place(next)));
   }

@@ -92,7 +92,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     if (kind === 'number' && input && input.value === '') input.value = String(saved.answer);
     const yours = kind === 'number' ? String(saved.answer) : (spec.options.find((o) => o.key === saved.answer)?.label ?? saved.answer);
     let text;
-    if (correct) text = `Right: you said ${yours}; the engine computes ${expectedText}.`;
+    if (correct) text = kind === 'number' ? `Right: you said ${yours}; the engine computes ${expectedText}.` : `Right: ${expectedText}.`;
     else if (kind === 'number') {
       const off = saved.answer - spec.expected;
       if (spec.judge) text = `Not quite: you said ${yours}; the answer is ${expectedText}. ${spec.why ? spec.why(saved.answer) : ''}`.trim();

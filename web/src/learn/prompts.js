@@ -8,6 +8,8 @@ const fixed4 = (v) => Number(v).toFixed(4);
 const rowOf = (t, i) => t.values.slice(i * t.shape[1], (i + 1) * t.shape[1]);
 const argmaxAll = (xs) => { const m = Math.max(...xs); return xs.map((x, i) => (x === m ? i : -1)).filter((i) => i >= 0); };
 const wordOptions = (words) => words.map((w, j) => ({ key: String(j + 1), label: `${w} (token ${j + 1})` }));
+const SUB = '₀₁₂₃₄₅₆₇₈₉';
+const sub = (n) => String(n).replace(/\d/g, (d) => SUB[d]);
 const vec = (xs) => `[${xs.map(fixed4).join(', ')}]`;
 
 // Where softmax(ω / T) lands: everything on one token, all equal, or in between (the temperature
@@ -39,8 +41,8 @@ export function stepByStepPrompts(ctx) {
     const w2 = r('3.4.1/attn_weights_2').values, s2 = r('3.4.1/attn_scores_2').values;
     const top = argmaxAll(w2);
     topWeight.update({ options: wordOptions(words), expected: top.map((j) => String(j + 1)),
-      expectedText: top.map((j) => `“${words[j]}” (α₂${j + 1} = ${fixed4(w2[j])})`).join(' and '),
-      why: (key) => { const j = Number(key) - 1; return `“${words[j]}” gets α₂${j + 1} = ${fixed4(w2[j])} from the score ${fixed4(s2[j])}; softmax keeps the order of the scores, and the largest score is ${fixed4(s2[top[0]])}.`; } });
+      expectedText: top.map((j) => `“${words[j]}” (α₂${sub(j + 1)} = ${fixed4(w2[j])})`).join(' and '),
+      why: (key) => { const j = Number(key) - 1; return `“${words[j]}” gets α₂${sub(j + 1)} = ${fixed4(w2[j])} from the score ${fixed4(s2[j])}; softmax keeps the order of the scores, and the largest score is ${fixed4(s2[top[0]])}.`; } });
 
     const values = r('values'), z2 = r('3.4.1/context_vec_2').values;
     const dist = words.map((_, j) => Math.hypot(...rowOf(values, j).map((v, d) => v - z2[d])));
