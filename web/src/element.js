@@ -268,9 +268,8 @@ class AttentionLabElement extends HTMLElement {
         para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
       ladder(this.shadowRoot));
     }
-    if (ctx.learn.bar) lab.append(ctx.learn.bar);
     if (editor) lab.append(editor.el);
-    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el),
+    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);

@@ -31,7 +31,7 @@ function build(ctx) {
     correct: matrixView(empty, { name: 'the correct run', title: 'what the correct code prints', testid: 'bug-correct', rowName: 'row', colName: 'column' }),
     diff: matrixView(empty, { name: 'difference', title: 'difference: buggy − correct', testid: 'bug-diff', rowName: 'row', colName: 'column', scale: 'diverging' }),
   };
-  const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: 'Another bug', onclick: () => nextRound() });
+  const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: 'Another bug', onclick: () => nextRound(true) });
   const lines = h('div', { class: 'bug-lines', 'data-testid': 'bug-lines', hidden: true });
   // the options and their feedback are a choice prompt; its answer event and grading are the prompts'
   const prompt = predictPrompt(hub, { id: HUNT, kind: 'choice', testid: 'bug-options', question: 'Which planted mistake made this result?', onAnswer: score });
@@ -39,7 +39,8 @@ function build(ctx) {
   const state = () => hub.progress.get(HUNT) || null;
   // the learner's rounds: a shuffled order of the bugs, so every one comes up within a few rounds
   let current = state()?.order?.[state().index] || null;
-  function nextRound() {
+  // byLearner: "Another bug" was pressed, so the keyboard goes on to the new round's options
+  function nextRound(byLearner = false) {
     const s = state();
     const keys = applicable(ctx.state.d_out).map((b) => b.key);
     let order = s?.order, index = (s?.index ?? -1) + 1;
@@ -51,7 +52,7 @@ function build(ctx) {
     current = order[index];
     hub.record(HUNT, { rounds: s?.rounds || 0, found: s?.found || 0, order, index, answer: undefined, correct: undefined, skipped: undefined });
     update(true);
-    prompt.el.querySelector('button.choice')?.focus();   // the keyboard goes on to the new round's options
+    if (byLearner) prompt.el.querySelector('button.choice')?.focus();
   }
   // a round's first answer counts toward the score (a skip counts as not found); the prompt keeps the answer
   function score(value, correct) {

@@ -2,7 +2,11 @@
 // or one of a few choices) or skipped with "Just show me", then graded against what the engine
 // computed for the current inputs. The section hands the expected value to update() on every edit,
 // so the grade and the revealed value always follow the inputs; nothing here knows a number.
-import { h, uid, morph, renderMath, place } from '../dom.js';
+import { h, uid, morph, renderMath, place, setText } from '../dom.js';
+import { setAttr } from '../views/dom.js';
+
+// Attribute changes only where they differ: an update that changes nothing touches no node.
+const toggleAttr = (el, name, on) => { if (el.hasAttribute(name) !== on) el.toggleAttribute(name, on); };
 
 // A stored entry that holds an answer or a skip (an entry may hold other state, e.g. the bug hunt's rounds).
 export const answeredEntry = (e) => (e && (e.skipped || e.answer !== undefined) ? e : null);
@@ -69,26 +73,26 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     const revealed = !hub.enabled || !!saved;
     for (const g of gates) if (g.hidden === revealed) g.hidden = !revealed;
     if (!el || !spec) return;
-    for (const b of options.querySelectorAll('button')) b.setAttribute('aria-pressed', String(!!saved && saved.answer === b.dataset.choice));
+    for (const b of options.querySelectorAll('button')) setAttr(b, 'aria-pressed', String(!!saved && saved.answer === b.dataset.choice));
     if (!saved) {   // never answered, or the progress was reset (then the old answer goes too)
-      feedback.hidden = true; feedback.removeAttribute('data-correct'); feedback.removeAttribute('data-expected');
+      toggleAttr(feedback, 'hidden', true); feedback.removeAttribute('data-correct'); feedback.removeAttribute('data-expected');
       if (input && wasAnswered) input.value = '';
       wasAnswered = false;
       return;
     }
     wasAnswered = true;
     const expectedText = spec.expectedText ?? String(spec.expected);
-    feedback.hidden = false;
-    feedback.setAttribute('data-expected', String([].concat(spec.expected).join(',')));
+    toggleAttr(feedback, 'hidden', false);
+    setAttr(feedback, 'data-expected', [].concat(spec.expected).join(','));
     if (saved.skipped) {
       feedback.removeAttribute('data-correct');
-      feedback.className = 'feedback';
-      feedback.textContent = `The answer: ${expectedText}. ${spec.explain || ''}`.trim();
+      setAttr(feedback, 'class', 'feedback');
+      setText(feedback, `The answer: ${expectedText}. ${spec.explain || ''}`.trim());
       return;
     }
     const correct = grade(saved.answer);
-    feedback.setAttribute('data-correct', String(correct));
-    feedback.className = `feedback ${correct ? 'right' : 'wrong'}`;
+    setAttr(feedback, 'data-correct', String(correct));
+    setAttr(feedback, 'class', `feedback ${correct ? 'right' : 'wrong'}`);
     if (kind === 'number' && input && input.value === '') input.value = String(saved.answer);
     const yours = kind === 'number' ? String(saved.answer) : (spec.options.find((o) => o.key === saved.answer)?.label ?? saved.answer);
     let text;
@@ -101,7 +105,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
       text = `Not quite: you said ${yours}, the engine computes ${expectedText}; off by ${Math.abs(off).toFixed(decimals)}${rel}, ${tolerance === 0 ? 'and it must be exact' : `more than ±${tolerance}`}.${spec.why ? ' ' + spec.why(saved.answer) : ''}`;
       }
     } else text = `Not quite: you chose ${yours}, the answer is ${expectedText}. ${spec.why ? spec.why(saved.answer) : ''}`.trim();
-    feedback.textContent = `${text} ${spec.explain || ''}`.trim();
+    setText(feedback, `${text} ${spec.explain || ''}`.trim());
   }
   hub.progress.onChange(render);
 
