@@ -234,7 +234,7 @@ test('bug hunt: a round of each planted bug, run by the engine as the CLI runs i
     assert.equal(await printOf('bug-correct'), native.correct.print, `${bug}: the correct print is the CLI's`);
     const diffCell = await page.locator('[data-testid=bug-diff] td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
     diffCell.forEach((v, i) => assert.equal(Math.fround(v), Math.fround(Math.fround(native.buggy.values[i]) - Math.fround(native.correct.values[i]))));
-    const options = await page.locator('[data-testid=bug-options] [data-choice]').evaluateAll((bs) => bs.map((b) => b.dataset.choice));
+    const options = await page.locator('[data-testid=bug-options] [data-bug]').evaluateAll((bs) => bs.map((b) => b.dataset.bug));
     assert.ok(options.length >= 5 && options.includes(bug), `options name the bugs: ${options}`);
     assert.equal(await page.locator('[data-testid=bug-lines]').isVisible(), false, 'the lines wait for an answer');
     const wrong = options.find((o) => o !== bug);

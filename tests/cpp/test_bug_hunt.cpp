@@ -45,7 +45,7 @@ TEST_CASE("every planted bug and its correct line give PyTorch's numbers", "[bug
     }
 }
 
-TEST_CASE("the bug-hunt section: right, wrong and their difference; sentences for what cannot run", "[bug_hunt][sections]") {
+TEST_CASE("the bug-hunt section: right, wrong and their difference, and sentences for what cannot run", "[bug_hunt][sections]") {
     for (const char* bug : attn::kBugNames) {
         INFO(bug);
         const auto answer = section(std::string(",\"bug\":\"") + bug + "\"");

@@ -80,7 +80,7 @@ function build(ctx) {
       rowLabels: st.words, colLabels: kind === 'context_vecs' ? undefined : labels(t.shape[1]) });
     views.buggy.update(drawn(buggy)); views.correct.update(drawn(correct)); views.diff.update(drawn(diff));
     const ev = evidence(correct, buggy);
-    const options = BUGS.map((b) => ({ key: b.key, label: b.label }));
+    const options = BUGS.map((b) => ({ key: b.key, label: b.label, attributes: { 'data-bug': b.key } }));
     prompt.update({ options, expected: current, expectedText: `“${bug.label}”: ${bug.symptom(ev)}`,
       why: (key) => `If it were “${bugByKey.get(key).label}”, you would see ${bugByKey.get(key).signature}. Here ${bug.symptom(ev)}.` });
     const answered = !!answeredEntry(state());

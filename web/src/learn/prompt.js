@@ -111,7 +111,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
 
   return {
     el,
-    // spec: {expected (number, or a choice key or keys), expectedText?, options?: [{key, label}] (choice),
+    // spec: {expected (number, or a choice key or keys), expectedText?, options?: [{key, label, attributes?}] (choice),
     //        why?(answer) -> a sentence on a wrong answer, from the numbers; explain?: said with the answer;
     //        judge?(answer) -> true/false: the engine's verdict, when right is not "near expected"}
     update(next) {
@@ -121,7 +121,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
         const want = next.options.map((o) => `${o.key}\u0000${o.label}`).join('\u0001');
         if (options.dataset.options !== want) {
           options.dataset.options = want;
-          options.replaceChildren(...next.options.map((o) => h('button', { type: 'button', class: 'choice', 'data-choice': o.key, 'data-testid': 'predict-choice', text: o.label, onclick: () => answer(o.key) })));
+          options.replaceChildren(...next.options.map((o) => h('button', { type: 'button', class: 'choice', 'data-choice': o.key, 'data-testid': 'predict-choice', ...o.attributes, text: o.label, onclick: () => answer(o.key) })));
         }
       }
       render();
