@@ -83,10 +83,7 @@ function build(ctx) {
     const options = BUGS.map((b) => ({ key: b.key, label: b.label, attributes: { 'data-bug': b.key } }));
     prompt.update({ options, expected: current, expectedText: `“${bug.label}”: ${bug.symptom(ev)}`,
       why: (key) => `If it were “${bugByKey.get(key).label}”, you would see ${bugByKey.get(key).signature}. Here ${bug.symptom(ev)}.` });
-    const answered = !!answeredEntry(state());
-    if (lines.hidden === answered) lines.hidden = !answered;
-    lines.replaceChildren(h('figure', { class: 'wrong-line' }, h('figcaption', { text: 'The planted line' }), pythonCode(bug.wrong)),
-      h('figure', { class: 'right-line' }, h('figcaption', { text: 'The right line' }), pythonCode(bug.right)));
+    showLines();
     const what = kind === 'context_vecs' ? 'the context vectors of MultiHeadAttention(d_in, d_out, T, 0.0, num_heads=2)'
       : kind === 'dropped_weights' ? 'the causal attention weights after a hand-written dropout with p = 0.1' : 'the causal attention weights';
     round.replaceChildren(para(`The engine computed ${what} for your inputs (torch.manual_seed(${seedFor(st, 123)}), d_out = ${st.d_out}), once as the book writes it and once with one line wrong. Read the result first, then its difference from the correct one:`),
@@ -94,7 +91,18 @@ function build(ctx) {
     show(body, intro(st), place(round), prompt.placed(), place(lines), h('div', { class: 'controls' }, place(next)));
   }
   const intro = () => para('When a result looks wrong, you need to know which operation produced which part of it. Each round plants one mistake learners make in this chapter; name it from what the numbers show. The rows of attention weights should each sum to 1, with the future at 0.');
-  // the feedback's lines appear with the answer (the prompt records it and re-renders itself)
-  hub.progress.onChange(() => { lines.hidden = !answeredEntry(state()); });
+  // The wrong line beside the right one, built when the round is answered (before, the page holds no
+  // code that gives the round away, and every load shows the same code cells).
+  let linesFor = null;
+  function showLines() {
+    const shown = answeredEntry(state()) ? current : null;
+    if (shown === linesFor) return;
+    linesFor = shown;
+    lines.hidden = !shown;
+    const bug = bugByKey.get(shown);
+    lines.replaceChildren(...(bug ? [h('figure', { class: 'wrong-line' }, h('figcaption', { text: 'The planted line' }), pythonCode(bug.wrong)),
+      h('figure', { class: 'right-line' }, h('figcaption', { text: 'The right line' }), pythonCode(bug.right))] : []));
+  }
+  hub.progress.onChange(showLines);   // the prompt records the answer; the lines follow
   return { el, update };
 }
