@@ -61,7 +61,7 @@ export function exercise31(ctx) {
     feedback.setAttribute('data-correct', String(v.correct));
     feedback.setAttribute('data-expected', SOLUTION.join(', '));
     feedback.className = `feedback ${v.correct ? 'right' : 'wrong'}`;
-    feedback.textContent = v.correct ? v.text : `${v.text} The book’s answer: ${SOLUTION.map((s, k) => `${SLOTS[k]} ← ${s}`).join(', ')}.`;
+    feedback.textContent = v.correct ? v.text : `${v.text} Change your choice and run it again; the book’s answer is below.`;
   }
   hub.progress.onChange(render);
   return {

@@ -61,7 +61,7 @@ const REGIMES = [
   { key: 'between', label: 'they stay spread unevenly, as at √d_k' },
 ];
 export function temperaturePrompts(ctx) {
-  const make = (id, limit) => predictPrompt(ctx.learn, { id, kind: 'choice', question: `Before you move the slider: as T → ${limit}, what do the weights of row 2 become?` });
+  const make = (id, limit) => predictPrompt(ctx.learn, { id, kind: 'choice', question: `The slider below divides row 2’s scores ω₂ by a temperature T before the softmax. Before you move it: as T → ${limit}, what do the weights become?` });
   const cold = make('predict-temperature-zero', '0'), hot = make('predict-temperature-infinity', '∞');
   function update(words) {
     for (const [prompt, T] of [[cold, 0.01], [hot, 100]]) {
@@ -70,7 +70,7 @@ export function temperaturePrompts(ctx) {
       const said = `at T = ${T} the engine gives [${w.map(fixed4).join(', ')}]`;
       prompt.update({ options: REGIMES, expected: regime.kind,
         expectedText: `${REGIMES.find((o) => o.key === regime.kind).label}${regime.kind === 'one' ? ` (“${words[regime.top]}”)` : ''}: ${said}`,
-        why: () => `Dividing by ${T < 1 ? 'a tiny' : 'a huge'} T ${T < 1 ? 'stretches the gaps between scores, so the largest one wins' : 'shrinks every score toward 0, so exp makes them all alike'}: ${said}.` });
+        why: () => `Dividing by ${T < 1 ? 'a tiny' : 'a huge'} T ${T < 1 ? 'stretches the gaps between scores, so the largest one wins' : 'shrinks every score toward 0, so exp makes them all alike'}.` });
     }
   }
   return { cold, hot, update };

@@ -51,8 +51,8 @@ function build(ctx) {
   slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(); });
 
   body.append(
+    ...[ask.cold.el, ask.hot.el].filter(Boolean),   // asked before the text below tells
     para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),
-    ...[ask.cold.el, ask.hot.el].filter(Boolean),
     h('p', { class: 'weights-line' }, tex('\\omega_2 = q^{(2)} \\cdot \\text{keys}^\\top = '), scoresText,
       h('span', { class: 'hint', text: ' (token 2’s scores against every key, §3.4.1, with the book’s inputs and weights unless you changed them)' })),
     h('div', { class: 'slider' },
