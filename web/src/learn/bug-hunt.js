@@ -34,7 +34,7 @@ function build(ctx) {
   const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: 'Another bug', onclick: () => nextRound(true) });
   const lines = h('div', { class: 'bug-lines', 'data-testid': 'bug-lines', hidden: true });
   // the options and their feedback are a choice prompt; its answer event and grading are the prompts'
-  const prompt = predictPrompt(hub, { id: HUNT, kind: 'choice', testid: 'bug-options', question: 'Which planted mistake made this result?', onAnswer: score });
+  const prompt = predictPrompt(hub, { id: HUNT, kind: 'choice', testid: 'bug-options', tag: 'Name the bug: ', question: 'which planted mistake made this result?', onAnswer: score });
   const round = h('div', { class: 'bug-hunt-round', 'data-testid': 'bug-hunt' });
   const state = () => hub.progress.get(HUNT) || null;
   // the learner's rounds: a shuffled order of the bugs, so every one comes up within a few rounds

@@ -74,8 +74,8 @@ export function exercise31(ctx) {
 
 // Exercise 3.2: the learner's d_out, run through MultiHeadAttentionWrapper(num_heads=2) by the engine.
 export function exercise32(ctx) {
-  const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2',
-    question: 'Exercise 3.2: which d_out makes MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2) return 2-dimensional context vectors?' });
+  const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2', tag: 'Exercise 3.2: ',
+    question: 'which d_out makes MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2) return 2-dimensional context vectors?' });
   const wrapperDims = (d_out) => {
     const st = ctx.state, rows = inputRows(st);
     const answer = JSON.parse(ctx.engine.evalRequest(JSON.stringify({ op: 'mha_wrapper', seed: seedFor(st, 123), x: [rows, rows], d_out,
@@ -98,8 +98,8 @@ export function exercise32(ctx) {
 
 // Exercise 3.3: GPT-2 small's MultiHeadAttention parameter count, predicted before its print.
 export function exercise33(ctx) {
-  const prompt = predictPrompt(ctx.learn, { id: 'ex3.3', kind: 'number', tolerance: 0, decimals: 0, testid: 'exercise-3.3',
-    question: 'Exercise 3.3: how many parameters does MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) have? (qkv_bias=False; out_proj has a bias.)' });
+  const prompt = predictPrompt(ctx.learn, { id: 'ex3.3', kind: 'number', tolerance: 0, decimals: 0, testid: 'exercise-3.3', tag: 'Exercise 3.3: ',
+    question: 'how many parameters does MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) have? (qkv_bias=False; out_proj has a bias.)' });
   return {
     prompt,
     update(r) {

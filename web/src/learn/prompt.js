@@ -14,7 +14,7 @@ export const answeredEntry = (e) => (e && (e.skipped || e.answer !== undefined) 
 // hub: the element's learn hub (index.js). id: a stable data-exercise id. kind: 'number' | 'choice'.
 // question: text or nodes. tolerance (numbers): the largest accepted |answer − expected|.
 // Returns {el, update(spec), gate(...children)}; when exercises are off, el is null and gates are open.
-export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals = 4, testid = 'predict', onAnswer = null }) {
+export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals = 4, testid = 'predict', tag = 'Predict: ', onAnswer = null }) {
   hub.register(id);
   let spec = null;   // the current expected value, from the section's last update
   const gates = [];
@@ -24,6 +24,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
   let input = null;
   const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'predict-skip', text: 'Just show me', onclick: () => answer(null) });
   const questionId = uid(`q-${id}`);
+  const questionBox = h('span', null, question);
   let form;
   if (kind === 'number') {
     input = h('input', { type: 'text', inputmode: 'decimal', class: 'num-input answer-input', 'aria-labelledby': questionId, 'data-testid': 'predict-input', autocomplete: 'off' });
@@ -34,7 +35,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     form = h('div', { class: 'controls' }, options, skip);
   }
   const el = hub.enabled ? h('div', { class: 'predict', 'data-testid': testid, 'data-exercise': id, 'data-answer-kind': kind, role: 'group', 'aria-labelledby': questionId },
-    h('p', { class: 'question', id: questionId }, h('span', { class: 'predict-tag', text: 'Predict: ' }), question), form, error, feedback) : null;
+    h('p', { class: 'question', id: questionId }, h('span', { class: 'predict-tag', text: tag }), questionBox), form, error, feedback) : null;
 
   function check() {
     const text = input.value.trim();
@@ -137,5 +138,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
       return place(box);
     },
     placed: () => (el ? place(el) : null),
+    // the question's words, when they quote numbers of the inputs (only a change is written)
+    setQuestion(text) { if (questionBox.textContent !== text) questionBox.textContent = text; },
   };
 }

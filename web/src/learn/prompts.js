@@ -116,8 +116,7 @@ export function batchedPrompts(ctx) {
     const [n, d] = x.shape;
     const keys = [...new Set([`${n}×${d}`, `${n}×${n}`, `${d}×${n}`, `${d}×${d}`, `${w.shape[0]}×${w.shape[1]}`])];
     const expected = out.shape.join('×');
-    shape.el?.querySelector('.question')?.lastChild && (shape.el.querySelector('.question').lastChild.textContent =
-      `In the toy below, attn_weights is ${w.shape.join(' × ')} and inputs is ${x.shape.join(' × ')}. What is the shape of attn_weights @ inputs?`);
+    shape.setQuestion(`In the toy below, attn_weights is ${w.shape.join(' × ')} and inputs is ${x.shape.join(' × ')}. What is the shape of attn_weights @ inputs?`);
     shape.update({ options: keys.map((k) => ({ key: k, label: k.replace('×', ' × ') })), expected, expectedText: `${expected.replace('×', ' × ')}: torch.Size([${out.shape.join(', ')}])`,
       why: () => `(${w.shape.join(' × ')}) @ (${x.shape.join(' × ')}) consumes the shared ${w.shape[1]} and keeps one row per token and the inputs’ ${x.shape[1]} columns.` });
   }
