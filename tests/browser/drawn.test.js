@@ -4,7 +4,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, settle } = require('./helpers');
+const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -20,6 +20,7 @@ test('§3.4 draws x, W_q/W_k/W_v, q, k, v, scores, weights and z with the engine
   await page.goto(server.url);
   await waitForLab(page);
   // the stepper fills z in at its last steps: to its end (End), so that every value is shown
+  await letStepperThrough(page);
   await page.locator('[data-testid=projection-stepper] [data-testid=step-next]').press('End');
   await settle(page);
   const golden = (id) => CELLS.get(id);
@@ -50,6 +51,7 @@ test('the projection stepper writes out 1.8524 and [0.3061, 0.8210], and steps b
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await letStepperThrough(page);
   const stepper = page.locator('[data-testid=projection-stepper]');
   const caption = stepper.locator('[data-testid=step-caption]');
   assert.equal(await caption.getAttribute('aria-live'), 'polite');

@@ -260,6 +260,8 @@ for (const name of chosen) {
       // click's coordinates may be taken before the scroll and land after it (seen in WebKit)
       const settledFrames = () => driver.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
       const state = async () => { await settledFrames(); return driver.evaluate(stepperState); };
+      // the ω₂₂ question holds the stepper before ω₂₂ until it is answered: "Just show me"
+      await driver.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('[data-exercise=predict-omega22] [data-testid=predict-skip]').click(); return true; });
       for (let i = 0; i < 30 && (await driver.attribute('step-prev', 'aria-disabled')) !== 'true'; i++) await driver.click('step-prev');
       // step 1 as a learner arriving sees it: the stepper at the top of the window
       await driver.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').scrollIntoView({ block: 'start' }); return true; });

@@ -157,6 +157,13 @@ function build(ctx) {
   };
   const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
+  // Predict, then see: the stepper holds before the step that computes ω₂₂ until its question above
+  // is answered or skipped.
+  walk.el.addEventListener('stepgate', (e) => {
+    if (e.detail.id !== OMEGA22_STEP || ask.omega22.revealed()) return;
+    e.preventDefault();
+    ask.omega22.hold('The next step computes ω₂₂: type your prediction first, or press “Just show me”.');
+  });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
     h('div', { class: 'stage-row' }, views.q.el, views.k.el, views.v.el),
