@@ -6,7 +6,9 @@
 import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
+import { placeNote } from './order.js';
 import { matrixView, stepper } from '../views/index.js';
+import { qkPlane } from '../views/qk-plane.js';
 
 export default {
   id: 'step-by-step',
@@ -80,9 +82,10 @@ function build(ctx) {
     k: view('keys', 'keys = x W_k'),
     v: view('values', 'values = x W_v'),
     scores: view('attn_scores', 'ω = queries · keysᵀ', { rowName: 'query', colName: 'key' }),
-    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] }),
+    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'rows' }),
     z: view('context_vec', 'z = α · values'),
   };
+  const plane = qkPlane();   // q(2) and the keys in the plane, beside the scores
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
@@ -138,10 +141,11 @@ function build(ctx) {
     views.scores.update(drawn(R.attn_scores, words, words));
     views.weights.update(drawn(R.attn_weights, words, words));
     views.z.update(drawn(R.context_vec, words, dOut));
+    plane.update({ queries: R.queries, keys, scores: R.attn_scores, words });
     walk.setSteps(projectionSteps(R, words));
 
     show(body,
-      para('The simplified mechanism of §3.3 (rung 1, further down) had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
+      para(`The simplified mechanism of §3.3${placeNote(ctx, 'step-by-step', 'batched', 'rung 1')} had nothing to learn.`, ' This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
       tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
       para(`${dOutText}. Step through the computation of z(2) with Next and Back (or ← →): each step writes out its arithmetic and outlines its operands.`),
       place(walk.el),
@@ -156,6 +160,7 @@ function build(ctx) {
       h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
       codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
       codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
+      place(plane.el),
       para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
       codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
       para('and softmax turns the scaled scores into weights that sum to 1:'),
