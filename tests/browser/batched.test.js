@@ -42,6 +42,12 @@ test('the batched product is drawn: attn_weights · inputs = all_context_vecs, a
   sameValues(await drawnCells(page, views.c), CELLS.get('3.3.2/all_context_vecs'), 'all_context_vecs');
   const badges = await page.locator(`${product} .mv-shape`).allTextContents();
   assert.deepEqual(badges, ['6×6', '6×3', '6×3']);
+  // inputs and all_context_vecs share one scale: one legend (under the output), and equal values look equal
+  assert.equal(await page.locator(`${views.b} .mv-legend`).count(), 0);
+  assert.equal(await page.locator(`${views.c} .mv-legend`).count(), 1);
+  const inBg = await drawnCells(page, views.b), outBg = await drawnCells(page, views.c);
+  const lumOf = (cells, v) => cells.filter((c) => Math.abs(Number(c.value) - v) < 0.004).map((c) => luminance(c.bg));
+  for (const c of inBg) for (const l of lumOf(outBg, Number(c.value))) assert.ok(Math.abs(l - luminance(c.bg)) < 0.03, `inputs ${c.value} and an output as large look alike`);
 
   // hovering output row 2 (journey): row 2 of the weights and all six input rows are linked, nothing else
   await page.locator(`${views.c} td[data-row="1"][data-col="0"]`).hover();
@@ -248,22 +254,24 @@ test('honest colour: in every α map a row spanning ≥ 0.05 spans ≥ 0.25 in l
 });
 
 test('a NaN cell is drawn as nan, an infinite one as inf, neither coloured like a number', async () => {
-  // the views bundled alone (as views.test.js does), drawing what the page would hand them
-  const out = path.join(ROOT, 'build/batched-fixture');
-  fs.mkdirSync(out, { recursive: true });
-  await esbuild.build({
+  // the views bundled alone (as views.test.js does), drawing what the page would hand them; served by
+  // intercepting two requests (nothing is written into build/web, which is what ships)
+  const bundle = await esbuild.build({
     stdin: { contents: `import { matrixView } from './web/src/views/index.js'; import css from './web/src/views/views.css';
       const host = document.body.appendChild(document.createElement('div')); const root = host.attachShadow({ mode: 'open' });
       const sheet = new CSSStyleSheet(); sheet.replaceSync(css); root.adoptedStyleSheets = [sheet];
       const v = matrixView({ values: [0.25, NaN, Infinity, -Infinity, 0.5, 0.75], shape: [2, 3] }, { name: 'm', testid: 'nan-map', scale: 'rows' });
       root.append(v.el); requestAnimationFrame(() => requestAnimationFrame(() => { host.dataset.ready = ''; }));`, resolveDir: ROOT, loader: 'js' },
-    outfile: path.join(out, 'nan.js'), bundle: true, format: 'iife', loader: { '.css': 'text' }, logLevel: 'error',
+    write: false, bundle: true, format: 'iife', loader: { '.css': 'text' }, logLevel: 'error',
   });
-  fs.writeFileSync(path.join(out, 'nan.html'), '<!doctype html><meta charset="utf-8"><body><script src="nan.js"></script>');
-  const fixture = await startServer(path.join(ROOT, 'build'));
+  const { page, problems } = await newPage(browser.context);
+  const files = { 'nan.html': ['text/html', '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body><script src="nan.js"></script>'], 'nan.js': ['text/javascript', bundle.outputFiles[0].text] };
+  await page.route(`${server.url}nan-fixture/*`, (route) => {
+    const [type, body] = files[route.request().url().split('/').pop()];
+    return route.fulfill({ status: 200, contentType: type, body });
+  });
   try {
-    const { page, problems } = await newPage(browser.context);
-    await page.goto(`${fixture.url}batched-fixture/nan.html`);
+    await page.goto(`${server.url}nan-fixture/nan.html`);
     await page.waitForSelector('div[data-ready]');
     const cells = await page.evaluate(() => [...document.querySelector('div').shadowRoot.querySelectorAll('td.mv-cell')].map((td) => ({ text: td.textContent, value: td.dataset.value, cls: td.className, bg: getComputedStyle(td).backgroundColor })));
     assert.deepEqual(cells.map((c) => c.text), ['0.2500', 'nan', 'inf', '−inf', '0.5000', '0.7500']);
@@ -271,7 +279,7 @@ test('a NaN cell is drawn as nan, an infinite one as inf, neither coloured like 
     assert.deepEqual(cells.map((c) => c.cls.includes('mv-nonfinite')), [false, true, true, true, false, false]);
     assert.notEqual(cells[1].bg, cells[0].bg, 'nan is not coloured like the row\'s smallest number');
     assert.deepEqual(problems, []);
-  } finally { await fixture.close(); }
+  } finally { await page.close(); }
 });
 
 test('one story in one order: "above" and "further down" hold on the full page and in each single-section embed', async () => {

@@ -27,7 +27,7 @@ function weightsProduct(testid, label, describe, { prints = false } = {}) {
   const opts = (name, title, more) => ({ name, title, legend: true, ...more });
   return productView({
     testid, label, describe,
-    hint: 'Hover or focus a row of all_context_vecs to see the row of weights and the input rows it comes from.',
+    hint: 'Hover or focus a row of all_context_vecs to see the row of weights and the input rows it comes from. inputs and all_context_vecs share one colour scale (the legend under all_context_vecs).',
     a: opts('attn_weights', 'attn_weights', { rowName: 'query', colName: 'key', scale: 'rows' }),
     b: opts('inputs', 'inputs', { rowName: 'token', colName: 'dimension' }),
     c: opts('all_context_vecs', 'all_context_vecs', { rowName: 'token', colName: 'dimension', testid: prints ? `${testid}-out` : undefined }),
@@ -42,9 +42,9 @@ function build(ctx) {
     return `Row ${i + 1}${words ? ` (“${words[i]}”)` : ''} of all_context_vecs = ${mixText(weights, stem)} = ${vec4(rowOf(c, i))}. Each input row is drawn as strongly as its weight.`;
   };
   let shown = null, toyShown = null, debugShown = null;   // what each product draws now (for its sentence)
-  const product = weightsProduct('batched-product', 'attn_weights times inputs equals all_context_vecs', describeWith(() => shown, (j) => `x${sup(j + 1)}`));
+  const product = weightsProduct('batched-product', 'attn_weights times inputs equals all_context_vecs', describeWith(() => shown, (j) => `x⁽${sup(j + 1)}⁾`));
   const toy = weightsProduct('toy-product', 'the toy: attn_weights times inputs', describeWith(() => toyShown, (j) => `row ${j + 1} of inputs`));
-  const debugProduct = weightsProduct('debug-product', 'the weights the batched path used, times inputs', describeWith(() => debugShown, (j) => `x${sup(j + 1)}`), { prints: true });
+  const debugProduct = weightsProduct('debug-product', 'the weights the batched path used, times inputs', describeWith(() => debugShown, (j) => `x⁽${sup(j + 1)}⁾`), { prints: true });
 
   // The bug hunt's state: which row the page corrupted (the learner is not told), the learner's guesses.
   let corruption = { kind: 'none', row: 0 };
@@ -70,13 +70,13 @@ function build(ctx) {
     h('button', { type: 'button', 'data-testid': 'corrupt-undo', onclick: () => { corruption = { kind: 'none', row: 0 }; newHunt(); update(); }, text: 'Undo' }));
   // One button per row (data-row from 0, as the drawn cells'), kept across updates with their focus.
   const guessButtons = h('div', { class: 'controls guesses', role: 'group', 'aria-label': 'Which row of attn_weights was corrupted?' });
-  const showMe = h('button', { type: 'button', 'data-testid': 'guess-show', text: 'Show me', onclick: () => { hunt.revealed = true; update(); } });
+  const showMe = h('button', { type: 'button', 'data-testid': 'guess-show', text: 'Show me', onclick: () => { hunt.revealed = true; update(true); } });
   const guessBox = h('div', { class: 'guess', hidden: true }, h('p', { text: 'Which row of attn_weights was corrupted?' }), guessButtons, h('div', { class: 'controls' }, showMe));
   const guess = (i) => () => {
     if (i === corruption.row) hunt.solved = true;
     else if (!hunt.wrong.includes(i)) hunt.wrong.push(i);
     hunt.last = i;
-    update();
+    update(true);
   };
   function syncGuessButtons(words) {
     while (guessButtons.children.length > words.length) guessButtons.lastChild.remove();
@@ -87,10 +87,12 @@ function build(ctx) {
     });
   }
 
-  function update() {
+  // answered: the learner's guess changed what is said, not what the engine computes (draw it anyway)
+  function update(answered = false) {
     const words = ctx.state.words;
     if (corruption.kind === 'row' && corruption.row >= words.length) { corruption = { kind: 'none', row: 0 }; newHunt(); }   // fewer tokens now
-    const D = ctx.changedData('batched', { corrupt: corruption.kind, corrupt_row: corruption.row + 1 });
+    const extra = { corrupt: corruption.kind, corrupt_row: corruption.row + 1 };
+    const D = ctx.changedData('batched', extra) || (answered === true ? ctx.data('batched', extra) : null);
     if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const weights = r('3.3.2/attn_weights'), inputs = r('inputs'), out = r('3.3.2/all_context_vecs');

@@ -11,8 +11,11 @@ const MIN_OPACITY = 0.12;   // a row of B with weight 0 stays faintly visible: i
 // productView({testid, a: {name, title, ...matrixView options}, b: {...}, c: {...}, describe?(row, weights)})
 //   -> {el, update({a, b, c}), link(row), unlink()}; a, b, c: matrixView data (values, texts, shape, labels, print).
 //   describe: the sentence under the drawing for a linked row (the caller words it from the engine's numbers).
+//   B and C are drawn on one colour scale (C's legend is theirs): a row of C is a mix of B's rows.
 export function productView(options) {
-  const [a, b, c] = ['a', 'b', 'c'].map((k) => matrixView({ values: [0], shape: [1, 1] }, options[k]));
+  const bOptions = { ...options.b, legend: false }, cOptions = { ...options.c };
+  const a = matrixView({ values: [0], shape: [1, 1] }, options.a);
+  const [b, c] = [bOptions, cOptions].map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
   const note = el('p', { class: 'product-note', 'aria-live': 'polite', 'data-testid': options.testid && `${options.testid}-note` });
   const op = (text) => el('span', { class: 'product-op', 'aria-hidden': 'true', text });
   const root = el('div', { class: 'product', 'data-testid': options.testid, role: 'group', 'aria-label': options.label },
@@ -60,8 +63,19 @@ export function productView(options) {
   c.el.addEventListener('cellfocus', follow);
   c.el.addEventListener('cellleave', unlink);
 
+  // B's and C's one scale: sequential from 0 (to 1, or their largest value), or diverging when any is negative
+  function shareScale(next) {
+    let lo = Infinity, hi = -Infinity;
+    for (const v of [...next.b.values, ...next.c.values]) if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+    if (lo === Infinity) { lo = 0; hi = 1; }
+    const scale = lo < 0 ? 'diverging' : 'sequential';
+    const domain = lo < 0 ? [-Math.max(-lo, hi), Math.max(-lo, hi)] : [0, hi <= 1 ? 1 : hi];
+    for (const o of [bOptions, cOptions]) { o.scale = scale; o.domain = domain; }
+  }
+
   function update(next) {
     data = next;
+    shareScale(next);
     a.update(next.a); b.update(next.b); c.update(next.c);
     setAttr(root, 'data-rows', next.c.shape[0]);
     // a linked row follows an edit (its weights may have changed); one that no longer exists is let go

@@ -15,8 +15,8 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
   const title = el('p', { class: 'qk-title' });
   const note = el('p', { class: 'note', 'data-testid': `${testid}-note` });
   const drawing = svg('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'img' });
-  const scores = el('ul', { class: 'qk-scores' });
-  const root = el('figure', { class: 'qk-plane', 'data-testid': testid }, title, drawing, scores, note);
+  const scoreList = el('ul', { class: 'qk-scores' });
+  const root = el('figure', { class: 'qk-plane', 'data-testid': testid }, title, drawing, scoreList, note);
 
   function update({ queries, keys, scores, words, row = 1 }) {
     const d = keys.shape[1], query = row + 1;
@@ -28,7 +28,7 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
       root.dataset.drawn = 'false';
       drawing.replaceChildren();
       drawing.style.display = 'none';
-      scores.replaceChildren();
+      scoreList.replaceChildren();
       setText(title, '');
       setText(note, `With d_out = ${d}, each query and key has ${d} number${d === 1 ? '' : 's'}: a point of a plane needs exactly 2, so this drawing of q⁽${sup(query)}⁾ and the keys appears when d_out = 2 (the book’s).`);
       return;
@@ -79,7 +79,7 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
     setText(title, `q⁽${sup(query)}⁾ (blue) and the keys (orange) in the plane. Each dotted line drops a key onto q⁽${sup(query)}⁾’s line: ω${sub(query)}ⱼ = |q⁽${sup(query)}⁾| × the length of that shadow, negative when it falls behind the origin. Aligned and long means a large score.`);
     const items = [];
     for (let j = 0; j < n; j++) items.push(el('li', { 'data-key': j, text: `k⁽${sup(j + 1)}⁾ ${words[j]}: ω${sub(query)}${sub(j + 1)} = ${fixed(Number(omega.values[j]), 4)}` }));
-    scores.replaceChildren(...items);
+    scoreList.replaceChildren(...items);
   }
   return { el: root, update };
 }
