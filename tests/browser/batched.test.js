@@ -326,10 +326,17 @@ test('screenshots of the batched section and the plane at 1280 and 390 px', asyn
     await page.locator('[data-testid=qk-plane]').screenshot({ path: path.join(SCREENSHOTS, `qk-plane-${width}.png`) });
     await page.goto(`${server.url}?section=causal`);
     await waitForLab(page);
-    await page.locator('[data-testid=dropout-heatmap]').scrollIntoViewIfNeeded();
+    // the masked scores, the causal pair with its legend, the dropout pair with its legend: one image
+    const box = await page.evaluate(() => {
+      const root = document.querySelector('attention-lab').shadowRoot;
+      const parts = ['masked-scores', 'causal-legend', 'dropout-legend'].map((id) => root.querySelector(`[data-testid=${id}]`));
+      parts[0].scrollIntoView();
+      const boxes = [parts[0], parts[1].previousElementSibling, parts[1], parts[2].previousElementSibling, parts[2]].map((el) => el.getBoundingClientRect());
+      const top = Math.min(...boxes.map((b) => b.top)) + scrollY, bottom = Math.max(...boxes.map((b) => b.bottom)) + scrollY;
+      return { x: 0, y: top, width: innerWidth, height: bottom - top };
+    });
     await settle(page);
-    await page.locator('[data-testid=dropout-legend]').evaluate((el) => el.parentElement.scrollIntoView());
-    await page.screenshot({ path: path.join(SCREENSHOTS, `causal-colour-${width}.png`) });
+    await page.screenshot({ path: path.join(SCREENSHOTS, `causal-colour-${width}.png`), fullPage: true, clip: box });
   }
   assert.deepEqual(problems, []);
 });

@@ -26,7 +26,7 @@ function build(ctx) {
   const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells struck through, survivors ×2', 'dropout-heatmap');
   // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
   const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: 'query', colName: 'key', decimals: 2 });
-  const rowsSay = 'Each row coloured from its smallest weight (light) to its largest (dark); rows whose weights differ by less than 0.05 stay mid-ramp.';
+  const rowsSay = 'Each row coloured from its smallest weight (light) to its largest (dark); a row whose weights differ by less than 0.05 is drawn around the middle on a 0.05-wide scale, so near-equal weights look near-equal.';
   const maskLegend = sharedLegend({ kind: 'rows', says: `Both maps: ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, testid: 'causal-legend' });
   const dropLegend = sharedLegend({ kind: 'rows', says: `dropout(α): ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, dropped: true, testid: 'dropout-legend' });
   // the engine's texts: its numbers read back print the same, but −inf reads back as -Infinity

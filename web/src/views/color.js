@@ -73,8 +73,8 @@ export function textOn(rgb) {
 
 // Attention weights drawn per row ('rows'): each row's smallest weight gets the ramp's light end and
 // its largest the dark end, so "journey attends most" shows even when all 36 weights lie in 0.09-0.23.
-// A row whose weights lie within ROW_MIN_SPAN of each other is not stretched: it sits around the ramp's
-// middle, so rounding noise never looks like a preference.
+// A row whose weights lie within ROW_MIN_SPAN of each other is drawn on a scale ROW_MIN_SPAN wide around
+// its middle, so near-equal weights look near-equal and rounding noise never looks like a preference.
 export const ROW_MIN_SPAN = 0.05;
 // Per row: [lo, hi] of its finite values that are not skipped (masked), widened to ROW_MIN_SPAN.
 function rowDomains(values, cols, skip) {

@@ -19,7 +19,8 @@ export function productView(options) {
   const note = el('p', { class: 'product-note', 'aria-live': 'polite', 'data-testid': options.testid && `${options.testid}-note` });
   const op = (text) => el('span', { class: 'product-op', 'aria-hidden': 'true', text });
   const root = el('div', { class: 'product', 'data-testid': options.testid, role: 'group', 'aria-label': options.label },
-    el('div', { class: 'product-row' }, a.el, op('·'), b.el, op('='), c.el), note);
+    // each operator travels with the operand after it when the line wraps
+    el('div', { class: 'product-row' }, a.el, el('div', { class: 'product-term' }, op('·'), b.el), el('div', { class: 'product-term' }, op('='), c.el)), note);
   const hint = options.hint || '';
   setText(note, hint);
   let data = null, linked = -1;
