@@ -137,6 +137,13 @@ test('the bug hunt: a random row of attn_weights is corrupted, found by comparin
     }
   }
   assert.equal(seen.size, 2, 'a new bug is in another row');
+  const stray = await page.evaluate(() => {   // nothing drawn is the text of a missing value
+    const walker = document.createTreeWalker(document.querySelector('attention-lab').shadowRoot, NodeFilter.SHOW_TEXT);
+    const out = [];
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (/^\s*(null|undefined|NaN)\s*$/.test(n.data)) out.push(n.parentNode.className);
+    return out;
+  });
+  assert.deepEqual(stray, []);
   // Undo restores the original: weights, print, outputs, and no guessing
   await page.locator('[data-testid=corrupt-undo]').click();
   await settle(page);

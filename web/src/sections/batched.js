@@ -159,7 +159,7 @@ function build(ctx) {
       : inputsKind ? 'all_context_vecs = attn_weights @ inputs[:, [1, 0, *range(2, d_in)]]   # the inputs read wrongly\nprint(all_context_vecs)'
         : 'all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)';
     // the drawing appears with a bug: without one it would repeat the product drawn above
-    wrap.append(h('pre', { class: 'code' }, h('code', { class: 'language-python', text: code })), corruption.kind === 'none' ? null : place(debugProduct.el));
+    wrap.append(h('pre', { class: 'code' }, h('code', { class: 'language-python', text: code })), ...(corruption.kind === 'none' ? [] : [place(debugProduct.el)]));   // append(null) writes "null"
 
     let disagree = 0;
     const tbody = h('tbody', null, rows.map(([a, b], i) => {
@@ -183,7 +183,7 @@ function build(ctx) {
             : `${disagree} of ${n} rows disagree, so look at what they share${inputsKind ? `: ${inputsNote}` : '.'}`;
     guessBox.hidden = corruption.kind !== 'row';
     wrap.append(h('div', { class: 'scroll' }, table), h('p', { class: 'verdict', role: 'status', 'data-testid': 'debug-verdict', text: verdict }), place(guessBox),
-      corruption.kind === 'row' ? feedback(r, words) : null);
+      ...(corruption.kind === 'row' ? [feedback(r, words)] : []));
     return wrap;
   }
 
