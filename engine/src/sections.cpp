@@ -268,6 +268,7 @@ void add_heads(std::vector<BookCell>& out, const SectionRequest& r) {
 
 // The batched product next to one token at a time (row i of the weights times the inputs), with an
 // optional bug: one row of the weights reversed, or the inputs read with columns 1 and 2 swapped.
+// debug/attn_weights and debug/all_context_vecs are the weights the batched path used and its product.
 void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
     const Tensor& x = r.inputs;
     const int64_t n = x.shape[0], d = x.shape[1];
@@ -280,6 +281,9 @@ void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
         for (int64_t i = 0; i < n; i++) std::swap(xb.data[i * d], xb.data[i * d + 1]);
     }
     const Tensor batched = matmul(w, xb);
+    // the whole tensors, for the page to draw and print: the weights as corrupted (or not) and their product
+    out.push_back(tensor_cell("debug/attn_weights", w));
+    out.push_back(tensor_cell("debug/all_context_vecs", batched));
     for (int64_t i = 0; i < n; i++) {
         const std::string k = std::to_string(i + 1);
         out.push_back(tensor_cell("debug/batched/" + k, row(batched, i)));

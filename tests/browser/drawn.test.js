@@ -118,7 +118,7 @@ test('§3.5 and §3.6 drawn: the causal map greys the future (data-value 0), dro
   const onesGolden = CELLS.get('3.5.2/dropout_ones').values;
   assert.deepEqual(ones.map((c) => Number(c.value)), onesGolden);
   assert.ok(ones.filter((c) => c.value === '2').every((c) => c.text === '2'), 'the survivors read 2');
-  assert.equal(await page.locator('[data-testid=dropout-ones] td.mv-masked').count(), onesGolden.filter((v) => v === 0).length);
+  assert.equal(await page.locator('[data-testid=dropout-ones] td.mv-dropped').count(), onesGolden.filter((v) => v === 0).length);   // dropped, not masked
   const dropped = await drawnCells(page, '[data-testid=dropout-heatmap]');
   assert.deepEqual(dropped.map((c) => Math.fround(Number(c.value))), CELLS.get('3.5.2/dropout_attn_weights').values.map(Math.fround));
   // two heads, each a causal 6×6 map of its own

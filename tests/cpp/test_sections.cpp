@@ -121,6 +121,20 @@ TEST_CASE("the batched check: one reversed row disagrees in that row only", "[se
     }
 }
 
+TEST_CASE("the batched check draws the weights it used: row 3 reversed, the rest and the product follow", "[sections]") {
+    const auto plain = section("batched")["results"];
+    const auto r = section("batched", ",\"corrupt\":\"row\",\"corrupt_row\":3")["results"];
+    CHECK(plain["debug/attn_weights"]["print"] == plain["3.3.2/attn_weights"]["print"]);
+    CHECK(plain["debug/all_context_vecs"]["print"] == plain["3.3.2/all_context_vecs"]["print"]);
+    const auto& w0 = plain["debug/attn_weights"]["values"];
+    const auto& w = r["debug/attn_weights"]["values"];
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) CHECK(w[i * 6 + j] == (i == 2 ? w0[i * 6 + 5 - j] : w0[i * 6 + j]));
+    const auto& out = r["debug/all_context_vecs"]["values"];
+    for (int i = 0; i < 6; i++)
+        for (int c = 0; c < 3; c++) CHECK(out[i * 3 + c] == r["debug/batched/" + std::to_string(i + 1)]["values"][c]);
+}
+
 TEST_CASE("bad section requests are refused with a sentence", "[sections]") {
     const auto error = [](const std::string& request) {
         const attn::EvalResult r = attn::section_data(request);

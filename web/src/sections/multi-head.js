@@ -22,7 +22,7 @@ function build(ctx) {
   const { el, body } = sectionFrame('multi-head', 'Rung 4 — multi-head attention (§3.6)');
   // the heads as small multiples: each head's causal weights for the first batch item
   const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
-    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], legend: k === 2 }));
+    rowName: 'query', colName: 'key', scale: 'rows', legend: k === 2 }));
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
