@@ -46,18 +46,19 @@ def most_steps(make):
     return steps
 
 
-CASES = [  # module, optimizer, B, T, d_in, d_out, heads, dropout
-    ("self_attention_v1", "sgd", 1, 2048, 1, 1, 1, 0.0),
-    ("self_attention_v2", "adam", 1, 2048, 1, 1, 1, 0.0),
-    ("self_attention_v2", "adam", 1, 1, 2048, 2048, 1, 0.0),
-    ("self_attention_v2", "sgd", 1, 256, 1024, 1024, 1, 0.0),
-    ("causal_attention", "sgd", 1, 2048, 1, 1, 1, 0.0),
-    ("causal_attention", "sgd", 1, 2048, 1, 1, 1, 0.1),
-    ("causal_attention", "adam", 64, 256, 1, 1, 1, 0.1),
-    ("causal_attention", "adam", 4, 16, 32, 16, 1, 0.0),
-    ("mha", "sgd", 1, 2048, 1, 4, 4, 0.0),
-    ("mha", "adam", 1, 1, 1024, 2048, 1, 0.0),
-    ("mha", "adam", 1, 512, 256, 256, 8, 0.1),
+CASES = [  # module, optimizer, B, T, d_in, d_out, heads, dropout; within the answer limit (2^21 numbers)
+    ("self_attention_v1", "sgd", 1, 1024, 1, 1, 1, 0.0),       # T×T scores
+    ("self_attention_v2", "adam", 1, 1, 1024, 640, 1, 0.0),    # parameters and Adam
+    ("self_attention_v2", "sgd", 1, 256, 512, 512, 1, 0.0),    # large products
+    ("causal_attention", "sgd", 1, 1024, 1, 1, 1, 0.0),
+    ("causal_attention", "sgd", 1, 1024, 1, 1, 1, 0.1),
+    ("causal_attention", "adam", 64, 128, 1, 1, 1, 0.1),
+    ("causal_attention", "adam", 4, 16, 32, 16, 1, 0.0),       # the page's largest run's shape
+    ("causal_attention", "sgd", 64, 16, 16, 16, 1, 0.0),       # many small products
+    ("mha", "sgd", 1, 724, 1, 4, 4, 0.0),
+    ("mha", "adam", 1, 1, 256, 1024, 1, 0.0),
+    ("mha", "adam", 1, 128, 64, 64, 8, 0.1),
+    ("mha", "sgd", 16, 16, 16, 16, 4, 0.0),
 ]
 
 print("| request | steps | CPU time | peak memory |")
@@ -65,6 +66,9 @@ print("| --- | --- | --- | --- |")
 for module, opt, B, T, d_in, d_out, heads, p in CASES:
     make = lambda s: request(module, opt, B, T, d_in, d_out, heads, s, p)
     steps = most_steps(make)
+    if steps == 0:
+        print(f"| `train` {module}: {answer(make(1))['error']} |")
+        continue
     with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
         f.write(make(steps))
         f.flush()

@@ -221,6 +221,8 @@ namespace {
 // weight transposed for the forward), and its update 1 (SGD), 2 (momentum) or 3 (Adam).
 constexpr int64_t kSoftmaxCost = 4;
 constexpr int64_t kParameterCost = 4;
+// dropout: a random draw per score (about 8), the mask applied forward and backward
+constexpr int64_t kDropoutCost = 10;
 
 }  // namespace
 
@@ -233,10 +235,10 @@ Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimize
     // the projections and out_proj, the gradient into context, then four products per attention
     // core (weights, values, queries, keys). x needs no gradient.
     w.multiply_adds = 6 * B * T * s.d_in * s.d_out + 6 * B * T * T * s.d_out + (mha ? 3 * B * T * s.d_out * s.d_out : 0);
-    // the (B, H, T, T) tensors: forward scores, [masked], scaled, softmax, [dropout and its draws];
+    // the (B, H, T, T) tensors: forward scores, [masked], scaled, softmax, [dropout];
     // backward the weights' gradient, attn_weightsᵀ, [dropout], softmax, / √d_k, [masked], the scoresᵀ;
     // the causal mask, built for the forward and the backward
-    const int64_t per_score = 2 + 5 + 2 * kSoftmaxCost + (causal ? 2 : 0) + (dropout ? 3 : 0);
+    const int64_t per_score = 2 + 5 + 2 * kSoftmaxCost + (causal ? 2 : 0) + (dropout ? kDropoutCost : 0);
     w.numbers = per_score * N + (causal ? 2 * T * T : 0)
                 // queries, keys, values and their copies, context, out_proj, the loss, and backward the
                 // same again with the head splits and transposes; x transposed for each weight gradient
@@ -252,8 +254,10 @@ Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimize
 void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers) {
     const char* hint = "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out";
     // each per-step amount is bounded by the tensor limits, so these products stay far below 2^63
-    check_one(steps * step.multiply_adds, lim::kMaxTrainMultiplyAdds, "multiply-adds to train", hint);
-    check_one(steps * step.numbers, lim::kMaxTrainNumbers, "computed numbers to train", hint);
+    // one bound for both: a multiply-add of the small products training makes (16 × 16 matrices,
+    // per batch and head) costs about what an elementwise number does, 2 ns
+    check_one(steps * (step.numbers + step.multiply_adds), lim::kMaxTrainWork,
+              "multiply-adds and computed numbers to train", hint);
     check_one(answer_numbers, lim::kMaxResultNumbers, "numbers in the answer",
               "record fewer steps (raise record_every), leave out record_parameters or use smaller sizes");
 }

@@ -106,9 +106,9 @@ int64_t parameter_count(const AttentionSizes& s, Module module, bool bias);
 // other number computed, softmax's and Adam's weighted by their cost (checks.cpp). result_numbers is 0:
 // what a run answers depends on its records (check_train_run).
 Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimizer optimizer);
-// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters): the work
-// within kMaxTrainMultiplyAdds and kMaxTrainNumbers, the answer within kMaxResultNumbers, so the run
-// answers within 2 s (attn/limits.h). Throws an Error naming the bound and what to change.
+// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters): its
+// multiply-adds and numbers together within kMaxTrainWork, the answer within kMaxResultNumbers, so
+// the run answers within 2 s (attn/limits.h). Throws an Error naming the bound and what to change.
 void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers);
 
 }  // namespace attn::checks

@@ -216,7 +216,7 @@ public:
     }
     bool key(json::string_t& k) {
         if (!keys_.back().insert(k).second) {
-            throw Error("the request has the key " + quoted(k) + " twice in one object; give each field once");
+            throw Error("the request has the key " + attn::quoted(k) + " twice in one object; give each field once");
         }
         return dom_.key(k);
     }

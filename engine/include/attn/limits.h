@@ -48,13 +48,13 @@ constexpr int64_t kContextLength = 1024;
 
 namespace attn::limits {
 
-// The `train` op (and `grad`, one step): at most this many steps; over all of them, at most
-// kMaxTrainMultiplyAdds in the forwards' and backwards' matrix products, and kMaxTrainNumbers
-// elementwise, softmax and optimizer numbers (checks::train_step_work weighs them by cost). Each
-// bound takes under 1 s natively, so a run within both answers within 2 s (README.md, "Limits");
-// its answers, TrainRun's slices added up, hold at most kMaxResultNumbers numbers.
+// The `train` op (and `grad`, one step): at most this many steps, and over all of them at most
+// kMaxTrainWork multiply-adds (of the forwards' and backwards' matrix products) and computed numbers
+// (elementwise, softmax and optimizer; checks::train_step_work weighs them by cost) together: about
+// 1 s natively whatever the sizes (scripts/train_limits.py), so a run answers within 2 s, its answer
+// included (README.md, "Limits"). Its answers, TrainRun's slices added up, hold at most
+// kMaxResultNumbers numbers.
 constexpr int64_t kMaxTrainSteps = 10000;
-constexpr int64_t kMaxTrainMultiplyAdds = int64_t(1) << 32;
-constexpr int64_t kMaxTrainNumbers = int64_t(1) << 28;
+constexpr int64_t kMaxTrainWork = int64_t(1) << 29;
 
 }  // namespace attn::limits
