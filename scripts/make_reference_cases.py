@@ -376,6 +376,10 @@ def write_train_page_cases():
             [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
     named = [("the page's default: Adam, lr 0.02, 300 steps and the forward after them", train_page_request(book, 123, "adam", 0.02, 301, 25)),
              ("SGD with momentum 0.9, lr 0.5, 300 steps and the forward after them", train_page_request(book, 123, "sgd", 0.5, 301, 25))]
+    # the editor's largest inputs: products above ATen's small-bmm size go through OpenBLAS's blocks
+    g = torch.Generator().manual_seed(2024)
+    large = [[round(float(v), 2) for v in r] for r in torch.rand(16, 16, generator=g) * 2 - 1]
+    named.append(("16 tokens of 16 values, seed 2024, Adam: the editor's largest", train_page_request(large, 2024, "adam", 0.02, 301, 25)))
     cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in named]
     for c in cases:
         c["output"] = train_page_output(c["answer"])
