@@ -70,16 +70,26 @@ function collectCodeCells() {
 function pythonOutsideCodeCells() {
   const root = document.querySelector('attention-lab').shadowRoot;
   return [...root.querySelectorAll('pre, code')].filter((el) => !el.closest('code.language-python') && !el.querySelector('code.language-python'))
-    .map((el) => el.textContent).filter((text) => /\bprint\(|\btorch\.\w+\(/.test(text)).map((text) => text.slice(0, 120));
+    .map((el) => el.textContent).filter((text) => /\bprint\(|\btorch\.[a-z_]+\(/.test(text)).map((text) => text.slice(0, 120));   // not torch.Size([...]), a print
 }
 
-// The train section's program, run to its end with one optimizer: its cell as the page shows it.
-async function trainedCell(page, optimizer) {
+// The train section's program, run to its end with one optimizer (and a learning rate typed in, if
+// given): its cell as the page shows it.
+async function trainedCell(page, optimizer, lr = null) {
   const lab = page.locator('attention-lab');
   await lab.locator('[data-testid=train-optimizer]').selectOption(optimizer);
+  if (lr !== null) await lab.locator('[data-testid=train-lr]').fill(String(lr));
   await lab.locator('[data-testid=train-step-button]').click();
   await page.waitForFunction(() => !/^Press Play/.test(document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=train-print]').textContent), null, { timeout: 120000 });
   return (await page.evaluate(collectCodeCells)).filter((c) => c.section === 'train');
+}
+
+// Exercise 3.3's GPT-2-small forward, run in the worker at T = 128: its code cell and print appear.
+async function runExercise33(page) {
+  const lab = page.locator('attention-lab');
+  await lab.locator('select:has(option[value="1024"])').selectOption('128');
+  await lab.locator('[data-testid=mha-run]').click();
+  await page.waitForFunction(() => /^tensor\(/.test(document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=mha-output]').textContent), null, { timeout: 120000 });
 }
 
 function replay(groups) {
@@ -93,6 +103,7 @@ for (const e of EXAMPLES) {
   test(`replayed in PyTorch: ${e.name}`, async () => {
     const { page, problems } = await pageWith(e);
     assert.deepEqual(await page.evaluate(pythonOutsideCodeCells), [], 'every line of Python on the page is in a code cell');
+    if (!e.words) await runExercise33(page);   // its cell appears once run: once, at the smallest T
     const cells = await page.evaluate(collectCodeCells);
     const groups = [{ name: 'notebook (§3.4.1, §3.4.2, §3.5, §3.6)', cells: cells.filter((c) => NOTEBOOK.has(c.section)) }];
     for (const section of ['batched', 'why-sqrt-dk']) groups.push({ name: section, cells: cells.filter((c) => c.section === section) });
@@ -104,3 +115,14 @@ for (const e of EXAMPLES) {
     assert.deepEqual(problems, []);
   });
 }
+
+// Issue 21, item 5: a diverging run prints Python's spelling (nan, inf), as PyTorch's program does.
+test('replayed in PyTorch: a diverging run (SGD, lr 10) prints nan as Python does', async () => {
+  const { page, problems } = await pageWith(EXAMPLES[0]);
+  const cells = await trainedCell(page, 'sgd', 10);
+  assert.match(cells[0].output, /^step 50: loss nan$/m);
+  assert.match(cells[0].output, /^tensor\(\[\[nan, nan/m);
+  const { mismatches } = replay([{ name: 'train (sgd, lr 10)', cells }]);
+  assert.deepEqual(mismatches.map(describe), []);
+  assert.deepEqual(problems, []);
+});

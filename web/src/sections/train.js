@@ -271,7 +271,7 @@ function build(ctx) {
     scrubber.disabled = !run;
     scrubber.setAttribute('aria-valuetext', `step ${k}, loss ${fixed4(loss)}`);
     const bad = S.losses.slice(0, k + 1).findIndex((v) => !Number.isFinite(v));
-    setText(note, bad >= 0 ? `The loss became ${S.losses[bad]} at step ${bad}: the learning rate is too large for this task; try a smaller one (Adam 0.02, SGD 0.5).`
+    setText(note, bad >= 0 ? `The loss became ${fixed4(S.losses[bad])} at step ${bad}: the learning rate is too large for this task; try a smaller one (Adam 0.02, SGD 0.5).`
       : !run ? 'Press Play to train, or Step for one update at a time. Nothing trains until you do.'
         : k === TRAIN_STEPS ? `Trained: ${TRAIN_STEPS} steps. Each query now looks at the token before it. Drag the slider to replay any step.`
           : every() > 1 ? `Your inputs are large, so the run keeps every ${every()}th step; Step moves ${every()} updates.` : '');
