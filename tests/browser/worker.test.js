@@ -49,7 +49,7 @@ test('T = 128 … 1024 in a worker, times shown, the forward never on the main t
   // a code cell a learner can run: seeded, and its print carries the grad_fn PyTorch prints
   const cell = page.locator('.cell:has([data-testid=mha-output])');
   assert.match(await cell.locator('code.language-python').textContent(), /^torch\.manual_seed\(123\)\nx = torch\.rand\(1, 1024, 768\)\n/);
-  assert.match(await page.locator('[data-testid=mha-output]').textContent(), /^tensor\(\[\[\[[^]*, grad_fn=<ViewBackward0>\)$/);
+  assert.match(await page.locator('[data-testid=mha-output]').textContent(), /^tensor\(\[\[\[[^]*,\s+grad_fn=<ViewBackward0>\)$/);
   assert.ok(await page.locator('[data-testid=mha-times]').isVisible() && await page.locator('[data-testid=mha-output]').isVisible(), 'the table and the print appear with the times');
   assert.deepEqual(await page.evaluate(emptyBands), []);
   // Structural, not a speed test (scripts/bench measures long tasks): had the forward run on the
