@@ -11,6 +11,7 @@
 
 #include "attn/bench.h"
 #include "attn/book.h"
+#include "attn/format.h"
 #include "attn/lab.h"
 #include "attn/limits.h"
 #include "attn/request.h"
@@ -165,6 +166,7 @@ val mha_forward(const val& x, double batch, double tokens, double d_in, double d
     out.set("shape", shape_array(r.out.shape));
     out.set("values", float_array_copy(r.out));
     out.set("ms", r.ms);
+    out.set("print", attn::format_tensor(r.out));  // as print(mha(x)) shows it, grad_fn included
     return out;
 }
 

@@ -1,6 +1,6 @@
 // Exercise 3.3's GPT-2-small MultiHeadAttention for T up to 1024, off the main thread so the page
 // never freezes. Started only when the learner runs the timing (never at page load).
-// In: {loaderUrl, engine, op: "mha", tokens}; out: {tokens, ms, shape, print}, or {error}.
+// In: {loaderUrl, engine, op: "mha", tokens}; out: {tokens, ms, shape, print (grad_fn included)}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
@@ -21,7 +21,7 @@ self.onmessage = async (event) => {
     // a refused call throws the engine's sentence (bindings/API.md), posted below
     const x = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'rand', seed: 123, shape: [1, tokens, d] })));
     const out = engine.mhaForward(new Float32Array(x.values), 1, tokens, d, d, 12, 1024, 0.0, 123);
-    self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: engine.formatTensor(out.values, Array.from(out.shape)) });
+    self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: out.print });
   } catch (e) {
     self.postMessage({ tokens, error: String((e && e.message) || e) });
   }

@@ -193,8 +193,13 @@ void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
         plain.requires_grad = false;
         out.push_back(tensor_cell(name, plain));
     }
-    // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum
-    const Tensor scaled_2 = row(tr.scaled_scores, 1);
+    // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum.
+    // Plain, as above: the page's W_query, W_key and W_value have requires_grad=False, so PyTorch
+    // prints no grad_fn here.
+    Tensor scaled = tr.scaled_scores;
+    scaled.grad_fn.clear();
+    scaled.requires_grad = false;
+    const Tensor scaled_2 = row(scaled, 1);
     out.push_back(tensor_cell("scaled_scores_2", scaled_2));
     const Tensor exps_2 = exp(scaled_2);
     out.push_back(tensor_cell("exps_2", exps_2));

@@ -73,6 +73,9 @@ TEST_CASE("the step-by-step extras agree with the chapter's own cells", "[sectio
     for (const auto& v : r["exps_2"]["values"]) sum += json_value(v);
     CHECK(close(json_value(r["exps_2_sum"]["values"][0]), sum));
     CHECK(r["3.4.1/attn_score_22"]["print"] == "tensor(1.8524)");
+    // print(attn_scores_2 / d_k**0.5) from W_* with requires_grad=False: PyTorch prints no grad_fn
+    CHECK(r["scaled_scores_2"]["line"] == "tensor([0.8984, 1.3098, 1.2806, 0.7633, 0.3944, 1.0918])");
+    CHECK_FALSE(r["scaled_scores_2"].contains("grad_fn"));
 }
 
 TEST_CASE("the temperature section: √d_k by default gives 3.4.1's weights, any T its softmax", "[sections]") {

@@ -5,6 +5,7 @@ import { BASE_URL } from './base-url.js';
 import { nextTask } from './tasks.js';
 import { scriptURL } from './trusted.js';
 import { drawWhenSeen, dropDraws } from './views/dom.js';
+import { pythonFixed } from './views/format.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
 // so the page and its drawings build nodes one way.
@@ -173,8 +174,9 @@ export function para(...parts) {
   return h('p', null, parts.map((p) => (Array.isArray(p) ? tex(p[1]) : p)));
 }
 
-// 4 decimals, as the book writes numbers in running text.
-export const fixed4 = (v) => Number(v).toFixed(4);
+// 4 decimals, as the book writes numbers and Python's '%.4f' prints them (views/format.js's pythonFixed:
+// from the float32's exact value, ties to even; nan, inf, -inf).
+export const fixed4 = (v) => pythonFixed(v, 4);
 
 // Python code, marked as highlighters expect it.
 export function pythonCode(python) {

@@ -106,7 +106,7 @@ function build(ctx) {
     show(body,
       para('Earlier in the chapter a context vector was built for one input token at a time. The attention weights you already have can be applied to all the inputs in one operation: a single matrix product replaces the loop over tokens. Read the tensor it produces first, then reason backward to the operation that made it.'),
       h('p', null, `The ${words.length === 6 ? 'six' : words.length} tokens: `, h('span', { class: 'words' }, words.map((w, i) => h('span', { class: 'word' }, h('b', { text: w }), tex(`x^{(${i + 1})}`))))),
-      codeCell(`${inputsPython(inputs, words)}\nattn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\nprint(attn_weights)`, weights.line, { cell: '3.3.2/attn_weights' }),
+      codeCell(`import torch\n${inputsPython(inputs, words)}\nattn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\nprint(attn_weights)`, weights.line, { cell: '3.3.2/attn_weights' }),
       codeCell('all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)', out.line, { cell: '3.3.2/all_context_vecs', testid: 'all-context-vecs' }),
       para('Each row of the output is one context vector: row one belongs to the first token (“', words[0], '”), row two to the second (“', words[1], '”), and so on, because row i of attn_weights says how much token i attends to every input token. Reason backward from a row of the output: the operands flow into the product, and the result lands in one tensor.'),
       place(product.el),
