@@ -257,9 +257,6 @@ function build(ctx) {
     show(body,
       para(`The simplified mechanism of §3.3${placeNote(ctx, 'step-by-step', 'batched', 'rung 1')} had nothing to learn.`, ' This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
       tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
-      para(`${dOutText}. `, d_in !== dk
-        ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
-        : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
       h('p', null, 'Put together, this is ', h('strong', { text: 'scaled dot-product attention' }), ', softmax(QKᵀ / √d_k) · V. With your inputs the shapes flow like this (each stage links to its drawing):'),
       h('p', { class: 'pipeline', 'data-testid': 'sdpa-pipeline' },
         stage('x', `x (${shape(R.inputs)})`), ' → ', stage('q', 'Q'), ', ', stage('k', 'K'), ', ', stage('v', `V (${shape(R.queries)})`),
@@ -268,6 +265,9 @@ function build(ctx) {
       para('Step through it for token 2 with Next and Back (or ← →): a value not yet computed is drawn empty, and each step draws its operands and its result, with the digits its caption uses, under the caption.'),
       ask.omega22.placed(),
       place(walk.el),
+      para(`${dOutText}. `, d_in !== dk
+        ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
+        : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
       para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (here still random, from torch.rand with the seed), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
       para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal (a step that uses them shows them with 4), and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see, dashed, the query, key and value it links and its row of z.'),
       codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\ntorch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
