@@ -66,6 +66,8 @@ test('the batched product is drawn: attn_weights · inputs = all_context_vecs, a
   assert.deepEqual((await drawnCells(page, views.a)).filter((c) => c.linked === 'true').map((c) => c.i), [4, 4, 4, 4, 4, 4]);
 
   // the toy 3×2 product, the same way: row 2 of its weights is [0, 1, 0], so only input row 2 stays strong
+  // (shown once its shape question is answered: "Just show me")
+  await page.locator('[data-exercise=predict-toy-shape] [data-testid=predict-skip]').click();
   const toy = '[data-testid=toy-product]';
   sameValues(await drawnCells(page, `${toy} [data-matrix=attn_weights]`), CELLS.get('toy/attn_weights'), 'toy attn_weights');
   sameValues(await drawnCells(page, `${toy} [data-matrix=inputs]`), CELLS.get('toy/inputs'), 'toy inputs');
@@ -295,7 +297,7 @@ test('one story in one order: "above" and "further down" hold on the full page a
   await waitForLab(page);
   const text = (section) => page.locator(`[data-section=${section}]`).textContent();
   const order = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')].map((s) => s.dataset.section));
-  assert.deepEqual(order, ['step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'batched', 'causal', 'multi-head', 'train']);
+  assert.deepEqual(order, ['step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'batched', 'causal', 'multi-head', 'bug-hunt', 'train']);
   assert.match(await text('step-by-step'), /The simplified mechanism of §3\.3 \(rung 1, further down\) had nothing to learn/);
   assert.match(await text('classes'), /All of §3\.4\.1 \(above\), bundled into a PyTorch module/);
   assert.match(await text('classes'), /computed by hand in §3\.4\.1 \(above\)/);

@@ -39,7 +39,9 @@ const EXAMPLES = [
 ];
 
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-const attrs = (e) => (e.words ? `words="${esc(JSON.stringify(e.words))}" inputs="${esc(JSON.stringify(e.inputs))}" d-out="${e.dOut}"${e.seed === null ? '' : ` seed="${e.seed}"`}` : '');
+// exercises="off": every cell a question would hold back until answered is shown at once (the same
+// cells a learner sees after answering), so the notebook runs whole.
+const attrs = (e) => `exercises="off"${e.words ? ` words="${esc(JSON.stringify(e.words))}" inputs="${esc(JSON.stringify(e.inputs))}" d-out="${e.dOut}"${e.seed === null ? '' : ` seed="${e.seed}"`}` : ''}`;
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });

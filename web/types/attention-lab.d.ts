@@ -4,7 +4,7 @@
 // (tsc --strict on a consumer .tsx).
 
 export type AttentionLabSection =
-  | 'all' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'batched' | 'classes' | 'causal' | 'multi-head' | 'train';
+  | 'all' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'classes' | 'batched' | 'causal' | 'multi-head' | 'bug-hunt' | 'train';
 export type AttentionLabTheme = 'auto' | 'light' | 'dark';
 export type AttentionLabEngine = 'auto' | 'simd' | 'scalar';
 
@@ -107,6 +107,8 @@ export interface AttentionLabJSXProps {
   theme?: AttentionLabTheme;
   engine?: AttentionLabEngine;
   'engine-base'?: string;
+  /** 'off': no questions, exercises or bug-hunt guesses (default 'on') */
+  exercises?: 'on' | 'off';
   id?: string;
   class?: string;
   className?: string;

@@ -277,11 +277,11 @@ function build(ctx) {
       h('h3', { text: 'From scores to scaled weights' }),
       tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
       para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
-      ask.omega22.gate(   // ω₂₂'s value (and the row and the plane that list it) waits for the learner's prediction
+      ask.omega22.gate(   // ω₂₂'s value waits for the learner's prediction
         h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
-        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
-        codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
-        place(plane.el)),
+        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' })),
+      codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
+      place(plane.el),
       para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
       codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
       ask.topWeight.placed(),
