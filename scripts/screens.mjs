@@ -50,6 +50,14 @@ try {
     await page.screenshot({ path: path.join(OUT, `${tag}-editor.png`) });
     await editor.locator('summary').click();
     await page.evaluate(() => window.scrollTo(0, 0));
+    // predict, then see: the ω22 question answered (a near miss), its feedback graded against the engine
+    const omega = page.locator('[data-exercise=predict-omega22]');
+    await omega.locator('[data-testid=predict-input]').fill('1.9');
+    await omega.locator('[data-testid=predict-check]').click();
+    await omega.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `${tag}-learn-prompt.png`) });
+    if (width === 1280) await omega.screenshot({ path: path.join(OUT, 'learn-prompt-1280.png') });
     // the stepper a few steps in: ω22 written out
     const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
     for (let i = 0; i < 5; i++) await next.click();
@@ -57,6 +65,15 @@ try {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(OUT, `${tag}-stepper.png`) });
     for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);
+    // q(2) and the keys in the plane; the batched product with an output row linked
+    await shootView(page, 'qk-plane', `${tag}-qk-plane.png`);
+    await shootView(page, 'batched-product', `${tag}-batched-product.png`);
+    // the bug hunt: one round, a choice made, the wrong line beside the right one
+    await page.locator('[data-section=bug-hunt] [data-bug]').first().click();
+    await page.mouse.move(0, 0);   // no tooltip of a cell the pointer happens to be over
+    await page.waitForTimeout(300);
+    await shootSection(page, 'bug-hunt', `${tag}-bug-hunt.png`);
+    if (width === 1280) await page.locator('[data-section=bug-hunt]').screenshot({ path: path.join(OUT, 'learn-bug-hunt-1280.png') });
     // §3.5's and §3.6's drawings: the greyed future, dropout's zeros and ×2, the heads side by side
     for (const [testid, name] of [['causal-heatmap', 'causal-map'], ['dropout-heatmap', 'dropout'], ['head-1-heatmap', 'heads']]) await shootView(page, testid, `${tag}-${name}.png`);
     // "Train it": untrained, then after Play has run all 300 steps (the weights and W_q, W_k, W_v too)

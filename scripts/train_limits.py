@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Measures the slowest `train` requests the engine accepts (README.md, "Limits"): for each module and
+# Measures the slowest `train` requests the engine accepts (docs/cli.md, "Limits"): for each module and
 # optimizer, a few shapes that stress one part of the work (the T×T scores, the matrix products, the
 # optimizer), each with the most steps the bounds accept, found from the engine's own refusal
 # sentences. Runs each once through the native CLI under /usr/bin/time and prints CPU time and memory.

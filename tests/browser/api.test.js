@@ -1,4 +1,4 @@
-// The host page's API (README, "For host pages"): properties that mirror the attributes, el.state and
+// The host page's API (docs/embedding.md, "For host pages"): properties that mirror the attributes, el.state and
 // el.results (checked against PyTorch's prints), the attention-lab-change event, a host's change that
 // keeps the learner's edits, el.reset(), the Custom Elements Manifest, and web/types checked by tsc.
 'use strict';

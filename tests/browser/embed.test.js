@@ -26,7 +26,7 @@ before(async () => {
 <link rel="icon" href="data:,">
 <iframe id="f" src="${w}embed.html?section=step-by-step" style="width:600px;height:200px;border:0"></iframe>
 <script src="host.js"></script>`);
-  // a host that fits the frame to every height posted (README's snippet)
+  // a host that fits the frame to every height posted (the snippet in docs/embedding.md)
   fs.writeFileSync(path.join(hostDir, 'fit.html'), `<!doctype html><meta charset="utf-8"><title>host</title>
 <link rel="icon" href="data:,">
 <iframe id="f" src="${w}embed.html?section=temperature" style="width:360px;height:300px;border:0"></iframe>

@@ -240,7 +240,7 @@ test('bug hunt: a round of each planted bug, run by the engine as the CLI runs i
     const wrong = options.find((o) => o !== bug);
     const bad = await answer(page, 'bug-hunt', wrong);
     assert.equal(bad.correct, 'false');
-    assert.match(bad.text, /If it were “.*”, you would see .*\. Here /);
+    assert.match(bad.text, /If it were “.*”, you would see .*\. The result shows it: /);
     const good = await answer(page, 'bug-hunt', bug);
     assert.equal(good.correct, 'true');
     assert.equal(good.expected, bug);

@@ -1,7 +1,7 @@
 // Security pass 3 (issue 21), the page's part: words refuse control characters (attribute, URL
 // parameter, editor field); an attribute's error sentence quotes at most about 80 characters of a
 // huge value; the KaTeX formula cache keeps only the last 64 formulas; host CSS reaches inside only
-// through properties set on the attention-lab element itself, as README says.
+// through properties set on the attention-lab element itself, as docs/embedding.md says.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -112,7 +112,7 @@ test('the formula cache keeps the last 64 formulas: an older one is rendered aga
   assert.deepEqual(problems, []);
 });
 
-test('host CSS: a property set on the attention-lab element reaches inside, the page\'s body rules do not, and the README\'s undo works', async () => {
+test('host CSS: a property set on the attention-lab element reaches inside, the page\'s body rules do not, and the undo in docs/embedding.md works', async () => {
   const spacing = (page) => page.evaluate(() => getComputedStyle(document.querySelector('attention-lab').shadowRoot.querySelector('p')).wordSpacing);
   const { page, problems } = await pageWith('<style>body { word-spacing: 20px; text-transform: uppercase }</style><attention-lab section="classes"></attention-lab>');
   assert.equal(await spacing(page), '0px');

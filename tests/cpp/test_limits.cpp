@@ -81,7 +81,7 @@ TEST_CASE("the largest sizes of each op are within the work bound, one step more
 }
 
 TEST_CASE("eval still answers requests at the bound", "[eval][limits]") {
-    // modest sizes with the same shape of work; the full sizes are measured, not tested (README, Limits)
+    // modest sizes with the same shape of work; the full sizes are measured, not tested (docs/cli.md, Limits)
     const attn::EvalResult r = attn::eval_request(R"({"op":"rand","seed":1,"shape":[65536]})");
     CHECK(r.ok);
     CHECK(json::parse(r.json)["values"].size() == 65536);

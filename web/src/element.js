@@ -98,7 +98,7 @@ class AttentionLabElement extends HTMLElement {
     if (this.started && this.isConnected) { this.updateComplete = this.visibleUpdateComplete = this.nextBuild(); this.render(); }
   }
 
-  // The host's API (README, "For host pages"); the properties are defined by host-api.js.
+  // The host's API (docs/embedding.md, "For host pages"); the properties are defined by host-api.js.
   // el.state: the learner's current values; el.results: §3.4's weights and context vectors for them.
   // Both null until the first numbers are shown.
   get state() { return this.liveState && this.labCtx ? stateSnapshot(this.liveState) : null; }

@@ -59,7 +59,7 @@ export function sectionData(engine, request, previous = null) {
   return results;
 }
 
-// eval's `train` op (README, "Requests"): the losses as numbers, every R's values as numbers (the
+// eval's `train` op (docs/cli.md, "Requests"): the losses as numbers, every R's values as numbers (the
 // engine's shortest texts read back). Throws the engine's sentence for a refused request.
 export function trainRun(engine, request) {
   return trainAnswer(engine.evalRequest(JSON.stringify(request)));

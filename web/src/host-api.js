@@ -1,4 +1,4 @@
-// What a host page's script sees of <attention-lab> (README, "For host pages"): properties that mirror
+// What a host page's script sees of <attention-lab> (docs/embedding.md, "For host pages"): properties that mirror
 // the attributes, el.state / el.results as plain arrays, the attention-lab-change event's detail, and
 // the rule that keeps the learner's edits when the host changes one attribute.
 import { inputRows } from './model.js';

@@ -2,7 +2,7 @@
 // imply before anything is computed; the same in the native CLI and in WebAssembly (whose memory
 // is capped, see CMakeLists.txt). The work bounds are chosen so that every request they accept
 // answers within 2 s natively on one core with the best kernel back end, in under 1 GiB
-// (README.md, "Limits", has the measured figures), and every refusal takes well under 1 s.
+// (docs/cli.md, "Limits", has the measured figures), and every refusal takes well under 1 s.
 #pragma once
 
 #include <cstdint>
@@ -52,7 +52,7 @@ namespace attn::limits {
 // kMaxTrainWork multiply-adds (of the forwards' and backwards' matrix products) and computed numbers
 // (elementwise, softmax and optimizer; checks::train_step_work weighs them by cost) together: about
 // 1 s natively whatever the sizes (scripts/train_limits.py), so a run answers within 2 s, its answer
-// included (README.md, "Limits"). Its answers, TrainRun's slices added up, hold at most
+// included (docs/cli.md, "Limits"). Its answers, TrainRun's slices added up, hold at most
 // kMaxResultNumbers numbers.
 constexpr int64_t kMaxTrainSteps = 10000;
 constexpr int64_t kMaxTrainWork = int64_t(1) << 29;

@@ -81,8 +81,9 @@ function build(ctx) {
     views.buggy.update(drawn(buggy)); views.correct.update(drawn(correct)); views.diff.update(drawn(diff));
     const ev = evidence(correct, buggy);
     const options = BUGS.map((b) => ({ key: b.key, label: b.label, attributes: { 'data-bug': b.key } }));
-    prompt.update({ options, expected: current, expectedText: `“${bug.label}”: ${bug.symptom(ev)}`,
-      why: (key) => `If it were “${bugByKey.get(key).label}”, you would see ${bugByKey.get(key).signature}. Here ${bug.symptom(ev)}.` });
+    // what this round's result shows is said once, after the answer (the explanation), not in each part
+    prompt.update({ options, expected: current, expectedText: `“${bug.label}”`, explain: `The result shows it: ${bug.symptom(ev)}.`,
+      why: (key) => `If it were “${bugByKey.get(key).label}”, you would see ${bugByKey.get(key).signature}.` });
     showLines();
     const what = kind === 'context_vecs' ? 'the context vectors of MultiHeadAttention(d_in, d_out, T, 0.0, num_heads=2)'
       : kind === 'dropped_weights' ? 'the causal attention weights after a hand-written dropout with p = 0.1' : 'the causal attention weights';

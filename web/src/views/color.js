@@ -26,7 +26,7 @@ export function sequentialRgb(t, stops = VIRIDIS_RGB_LIGHT_FIRST) { return inter
 export function divergingRgb(t, stops = DIVERGING_RGB) { return interpolate(stops, (t + 1) / 2); }
 const VIRIDIS_RGB_LIGHT_FIRST = VIRIDIS_RGB.slice().reverse();
 
-// An author's scales, from the CSS custom properties on or above the element (README, Theming):
+// An author's scales, from the CSS custom properties on or above the element (docs/embedding.md, Theming):
 // --attention-lab-heat-low/-high replace viridis; --attention-lab-heat-negative/-zero/-positive
 // replace blue-white-red. Any CSS colour; an unset or unreadable one keeps the default.
 const HEAT = { sequential: ['low', 'high'], diverging: ['negative', 'zero', 'positive'] };
