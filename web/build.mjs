@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import crypto from 'node:crypto';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,23 +49,6 @@ const katexAssets = {
     }));
   },
 };
-const result = await esbuild.build({
-  entryPoints: [path.join(root, 'web/src/element.js')],
-  outfile: path.join(out, 'attention-lab.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2020'],
-  minify: !dev,
-  sourcemap: dev ? false : 'linked',
-  loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets],
-  banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
-  metafile: true,
-  logLevel: 'warning',
-});
-const bundleBytes = fs.statSync(path.join(out, 'attention-lab.js')).size;
-const sources = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('web/src/'));
-
 // KaTeX for the element, beside attention-lab.js, which loads it with a <script> while the engine loads
 // (so Chromium compiles it off the main thread and its setup runs in a task of its own). A module object
 // keeps the UMD from defining window.katex; the one global is AttentionLabKatex (like AttentionLabEngine).
@@ -77,6 +61,44 @@ const katexLib = [
 ].join('\n');
 fs.writeFileSync(path.join(out, 'katex-lib.js'), katexLib);
 
+// The integrity map: the SHA-384 of every script the element loads (katex-lib.js above, the engine
+// files the wasm build put in build/web/engine/, engine-worker.js as web/ has it), as <script integrity>
+// and fetch() take it. It goes into the bundle as the virtual module "attention-lab-integrity" (the
+// element checks each file against it) and into build/web/integrity.json, with attention-lab.js's own.
+const sha384 = (file) => `sha384-${crypto.createHash('sha384').update(fs.readFileSync(file)).digest('base64')}`;
+const integrityMap = {};
+for (const [name, file] of [['katex-lib.js', path.join(out, 'katex-lib.js')], ['engine/loader.js', path.join(out, 'engine/loader.js')],
+  ['engine/attention-lab-simd.js', path.join(out, 'engine/attention-lab-simd.js')], ['engine/attention-lab-scalar.js', path.join(out, 'engine/attention-lab-scalar.js')],
+  ['engine-worker.js', path.join(root, 'web/engine-worker.js')]]) {
+  if (fs.existsSync(file)) integrityMap[name] = sha384(file);
+  else console.warn(`web/build.mjs: ${path.relative(root, file)} is missing (./scripts/build wasm makes it): the bundle has no hash for ${name}`);
+}
+const integrityModule = {
+  name: 'attention-lab-integrity',
+  setup(b) {
+    b.onResolve({ filter: /^attention-lab-integrity$/ }, () => ({ path: 'attention-lab-integrity', namespace: 'attention-lab-integrity' }));
+    b.onLoad({ filter: /.*/, namespace: 'attention-lab-integrity' }, () => ({ contents: `export const INTEGRITY = ${JSON.stringify(integrityMap)};`, loader: 'js' }));
+  },
+};
+
+const result = await esbuild.build({
+  entryPoints: [path.join(root, 'web/src/element.js')],
+  outfile: path.join(out, 'attention-lab.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  minify: !dev,
+  sourcemap: dev ? false : 'linked',
+  loader: { '.css': 'text', '.py': 'text' },
+  plugins: [katexAssets, integrityModule],
+  banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
+  metafile: true,
+  logLevel: 'warning',
+});
+const bundleBytes = fs.statSync(path.join(out, 'attention-lab.js')).size;
+const sources = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('web/src/'));
+
+
 // The pages and their scripts as they are (index, embed, workers, and any other page kept in web/).
 const TOOLS = new Set(['build.mjs', 'serve.mjs']);
 for (const f of fs.readdirSync(path.join(root, 'web'))) {
@@ -84,7 +106,8 @@ for (const f of fs.readdirSync(path.join(root, 'web'))) {
 }
 // author.json: the version and attention-lab.js's SRI hash, for author.html's snippets (version pin).
 const version = JSON.parse(read(path.join(root, 'package.json'))).version;
-const integrity = `sha384-${(await import('node:crypto')).createHash('sha384').update(fs.readFileSync(path.join(out, 'attention-lab.js'))).digest('base64')}`;
+const integrity = sha384(path.join(out, 'attention-lab.js'));
 fs.writeFileSync(path.join(out, 'author.json'), JSON.stringify({ version, integrity }) + '\n');
+fs.writeFileSync(path.join(out, 'integrity.json'), JSON.stringify({ 'attention-lab.js': integrity, ...integrityMap }, null, 2) + '\n');
 
 console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts`);
