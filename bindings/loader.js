@@ -209,6 +209,10 @@
   // (importScripts takes none) a fetch with it before the import.
   function loadFactory(kind, base, options) {
     var file = "attention-lab-" + kind + ".js";
+    // an ES module build brought the engines in with its imports (engine/*.mjs, web/build.mjs)
+    if (options.factories && typeof options.factories[kind] === "function") {
+      return Promise.resolve(options.factories[kind]()).then(function (m) { return m && m["default"] || m; });
+    }
     if (isNode) return Promise.resolve(require(require("path").join(__dirname, file)));
     var url = base + file;
     var integrity = options.integrity && options.integrity[file];
@@ -242,7 +246,9 @@
   // options.kind: "simd" | "scalar" forces one (else ?engine=, else the best this engine runs);
   // options.base: the folder URL of the engine files, when they are not next to this script (on its
   // origin, unless options.scriptURL, the caller's Trusted Types check, vouches for it);
-  // options.scriptURL(url): that check; options.integrity: {file name: "sha384-..."}. Never throws: every problem rejects the promise.
+  // options.scriptURL(url): that check; options.integrity: {file name: "sha384-..."};
+  // options.factories: {simd, scalar}, each a function that imports its engine (the ES module build:
+  // the host's bundler brought the files in; no script is added). Never throws: every problem rejects the promise.
   function load(options) {
     try {
       return start(options || {});

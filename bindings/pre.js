@@ -13,7 +13,7 @@ if (!Module["instantiateWasm"]) {
       var text = String(reason);
       var byCsp = /Content.Security.Policy|\bCSP\b|unsafe-eval/i.test(text);
       try {
-        abort(byCsp ? "the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src"
+        abort(byCsp ? "the page's Content Security Policy does not allow WebAssembly: add 'wasm-unsafe-eval' to its script-src."
           : "this browser cannot run the engine: " + text);
       } catch (e) { /* abort rejected the factory's promise */ }
     };

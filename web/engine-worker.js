@@ -10,11 +10,13 @@ self.onmessage = async (event) => {
   const { engine: kind, op, tokens, integrity = {} } = event.data || {};
   try {
     if (!ready) {
+      const options = kind === 'scalar' || kind === 'simd' ? { kind } : {};
       const base = new URL('engine/', self.location.href).href;
-      ready = (async () => {
+      // engine-worker.mjs (the ES module build, web/build.mjs) imported the engines: self.attentionLabBundled
+      ready = self.attentionLabBundled ? self.attentionLabBundled.load(options) : (async () => {
         if (integrity['loader.js']) await checked(base + 'loader.js', integrity['loader.js']);
         importScripts(base + 'loader.js');
-        return self.AttentionLabEngine.load({ base, integrity, ...(kind === 'scalar' || kind === 'simd' ? { kind } : {}) });
+        return self.AttentionLabEngine.load({ ...options, base, integrity });
       })();
       ready.catch(() => { ready = null; });
     }

@@ -11,6 +11,18 @@ const hasDocument = typeof document !== 'undefined' && typeof location !== 'unde
 export const SCRIPT_BASE = hasDocument
   ? new URL('.', (document.currentScript && document.currentScript.src) || location.href).href : null;
 
+// The ES module build (attention-lab.mjs, web/build.mjs): the files the host's bundler followed from
+// its imports (engines, KaTeX, fonts, worker); null in the classic script. They stand for the script's
+// own folder; configure({base}) or an engine-base still loads that folder's files instead.
+import { BUNDLED_FILES } from 'attention-lab-files';
+export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
+export { BUNDLED_FILES };
+
+// The URL of one of KaTeX's fonts (a file name of katex/fonts/) for the element loading from base.
+export function fontURL(base, file) {
+  return bundled(base) ? new URL(BUNDLED_FILES.fonts[file], location.href).href : new URL(`katex/fonts/${file}`, base).href;
+}
+
 let configuredBase = null;     // AttentionLab.configure({base}): the default folder of every element
 const allowedBases = [];       // AttentionLab.configure({allowBases}): other origins' folders the host allows
 // Every folder a check below accepted: the Trusted Types policy (trusted.js) passes scripts from these only.

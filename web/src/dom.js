@@ -3,7 +3,7 @@
 // rendered math and keyboard focus survive a recompute.
 import { nextTask } from './tasks.js';
 import { loadScript } from './trusted.js';
-import { defaultBase } from './base-url.js';
+import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
 import { drawWhenSeen, dropDraws } from './views/dom.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
@@ -158,7 +158,8 @@ let katexLoading = null;
 export function loadKatex(base = defaultBase()) {
   if (!katexLoading) {
     katexLoading = self.AttentionLabKatex ? Promise.resolve()
-      : loadScript(base, 'katex-lib.js').catch((e) => console.warn(`attention-lab shows formulas as TeX: ${e.message}`));
+      : (bundled(base) ? BUNDLED_FILES.katex().then((m) => { self.AttentionLabKatex = m.default; }) : loadScript(base, 'katex-lib.js'))
+        .catch((e) => console.warn(`attention-lab shows formulas as TeX: ${e.message}`));
     katexLoading = katexLoading.then(() => { katexModule = self.AttentionLabKatex || null; });
   }
   return katexLoading;

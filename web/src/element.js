@@ -5,7 +5,7 @@ import ELEMENT_CSS from './element.css';
 import { VIEWS_CSS } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
-import { defaultBase, engineBaseFolder, configureBases } from './base-url.js';
+import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './model.js';
@@ -44,7 +44,7 @@ function addKatexFonts(base) {
   fontsAdded = true;
   nextTask().then(() => {
     for (const f of KATEX_FONTS) {
-      const url = new URL(`katex/fonts/${f.file}`, base).href;
+      const url = fontURL(base, f.file);
       document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' }));
     }
   });

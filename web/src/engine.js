@@ -2,6 +2,7 @@
 // to it: sectionData, one call per section and update, returning every value, shape and print the
 // section shows.
 import { loadScript, scriptURL, integrityOf, loadFailure } from './trusted.js';
+import { bundled, BUNDLED_FILES } from './base-url.js';
 
 // engine/loader.js of each folder, loaded once (the loader takes the engine files' folder as an option,
 // so any loaded copy serves every approved folder).
@@ -33,6 +34,11 @@ function engineFileOptions(base) {
 const engines = new Map();
 export function loadEngine(kind, base) {
   const key = `${kind} ${base}`;
+  if (!engines.has(key) && bundled(base)) {
+    // the ES module build: the loader and the engines come in as the host's bundler emitted them
+    engines.set(key, BUNDLED_FILES.loader().then(({ default: api }) => api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, factories: BUNDLED_FILES.engines })));
+    engines.get(key).catch(() => engines.delete(key));
+  }
   if (!engines.has(key)) {
     // "auto" asks for the best engine explicitly: the loader would otherwise read ?engine= from the
     // URL of whatever page embeds us (our own pages pass it as the engine attribute instead).
@@ -106,6 +112,7 @@ export function startTrainRun(engine, request) {
 // passed. Throws a sentence where browsers start no worker from that folder: another origin (Worker
 // URLs must be same-origin; a blob: stub would need worker-src blob:) or file://.
 export function startEngineWorker(base) {
+  if (bundled(base)) return BUNDLED_FILES.worker();
   const url = new URL('engine-worker.js', base);
   if (location.protocol === 'file:' || url.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) for this.');
   if (url.origin !== location.origin) throw new Error(`Browsers start a Web Worker only from the page's own origin, and attention-lab's files are on ${url.origin}: host them on this origin for the timing.`);
