@@ -39,7 +39,7 @@ async function startSuiteServer({ recorder }) {
   for (const name of [CONTROL, IFRAME_HOST, STRICT_CSP, OTHER_ORIGIN]) pages[name] = fs.readFileSync(path.join(PAGE, name), 'utf8');
   pages[STRICT_CSP] = pages[STRICT_CSP].replace('{{STRICT_CSP}}', documentedCsp().replace(/"/g, '&quot;'));
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);
-  for (const name of ['problems-control.js', 'iframe-host.js', 'other-origin.js']) fs.copyFileSync(path.join(PAGE, name), path.join(root, name));
+  for (const name of ['problems-control.js', 'iframe-host.js', 'other-origin.js', 'favicon.svg']) fs.copyFileSync(path.join(PAGE, name), path.join(root, name));
   if (recorder) fs.copyFileSync(path.join(PAGE, 'recorder.js'), path.join(root, RECORDER));
   const server = await startServer(root);
   return {
