@@ -112,25 +112,34 @@ export function startTrainRun(engine, request) {
 // passed. Throws a sentence where browsers start no worker from that folder: another origin (Worker
 // URLs must be same-origin; a blob: stub would need worker-src blob:) or file://.
 export function startEngineWorker(base) {
-  if (bundled(base)) return BUNDLED_FILES.worker();
+  if (bundled(base)) {
+    // the ES module build: the worker the host's bundler emitted (Vite does; esbuild does not)
+    return workerStand(Promise.resolve(), () => BUNDLED_FILES.worker(), (m) => m,
+      'the timing\'s Web Worker (engine-worker.mjs) did not start: this bundle has no copy of it (esbuild emits none; Vite does). Copy engine-worker.mjs and engine/ beside the bundle, or name the package\'s folder with AttentionLab.configure({base}).');
+  }
   const url = new URL('engine-worker.js', base);
   if (location.protocol === 'file:' || url.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) for this.');
   if (url.origin !== location.origin) throw new Error(`Browsers start a Web Worker only from the page's own origin, and attention-lab's files are on ${url.origin}: host them on this origin for the timing.`);
   const trusted = scriptURL(url.href);
   const integrity = integrityOf('engine-worker.js', base);
-  const stand = { onmessage: null, onerror: null, queue: [], worker: null };
-  const fail = (message) => { if (stand.onerror) stand.onerror({ message, preventDefault() {} }); };
-  stand.postMessage = (m) => (stand.worker ? stand.worker.postMessage(m) : stand.queue.push(m));
-  (integrity ? fetch(url.href, { integrity }) : Promise.resolve()).then(() => {
-    const worker = new Worker(trusted);
+  const checked = (integrity ? fetch(url.href, { integrity }) : Promise.resolve()).catch(() => loadFailure(url.href, integrity).then((e) => { throw e; }));
+  // the worker checks the engine files it imports against the same map
+  return workerStand(checked, () => new Worker(trusted), (m) => ({ ...m, integrity: engineFileOptions(base).integrity }), 'could not start');
+}
+
+// The stand-in: start() once ready settles; messages wait until then; a failure (ready's sentence, a
+// worker that throws on creation or cannot start) reaches onerror as {message} with `failed` as its words.
+function workerStand(ready, start, message, failed) {
+  const stand = { onmessage: null, onerror: null };
+  let worker = null, queue = [];
+  const fail = (text) => { if (stand.onerror) stand.onerror({ message: text, preventDefault() {} }); };
+  stand.postMessage = (m) => (worker ? worker.postMessage(message(m)) : queue.push(m));
+  ready.then(() => {
+    try { worker = start(); } catch { fail(failed); return; }
     worker.onmessage = (e) => stand.onmessage && stand.onmessage(e);
-    worker.onerror = (e) => { e.preventDefault(); fail(e.message || 'could not start'); };
-    stand.worker = worker;
-    // the worker checks the engine files it imports against the same map
-    for (const m of stand.queue) worker.postMessage({ ...m, integrity: engineFileOptions(base).integrity });
-    stand.queue = [];
-    const post = worker.postMessage.bind(worker);
-    stand.postMessage = (m) => post({ ...m, integrity: engineFileOptions(base).integrity });
-  }, () => loadFailure(url.href, integrity).then((e) => fail(e.message)));
+    worker.onerror = (e) => { e.preventDefault(); fail(e.message || failed); };
+    for (const m of queue) worker.postMessage(message(m));
+    queue = [];
+  }, (e) => fail(e.message));
   return stand;
 }
