@@ -19,10 +19,11 @@ before(async () => {
   // copy in tampered/ (its engines changed after the build)
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-loading-'));
   fs.cpSync(WEB, tmp, { recursive: true, filter: (src) => !src.includes(`${path.sep}vendor`) });
-  for (const dir of ['copy', 'tampered']) {
+  for (const dir of ['copy', 'tampered', 'tampered-worker']) {
     for (const f of ['attention-lab.js', 'katex-lib.js', 'engine-worker.js', 'engine', 'katex']) fs.cpSync(path.join(WEB, f), path.join(tmp, dir, f), { recursive: true });
   }
   for (const kind of ['simd', 'scalar']) fs.appendFileSync(path.join(tmp, 'tampered/engine', `attention-lab-${kind}.js`), '\n;self.tampered = true;\n');
+  fs.appendFileSync(path.join(tmp, 'tampered-worker/engine-worker.js'), '\n;self.tampered = true;\n');
   server = await startServer(tmp);
 });
 after(async () => { await browser.close(); await server.close(); fs.rmSync(tmp, { recursive: true, force: true }); });
@@ -62,6 +63,17 @@ test('a tampered engine file is not run: the element says which file differs fro
   assert.equal(await page.evaluate(() => self.tampered), undefined, 'the changed file never ran');
   // the browser's own report of the refused digest is the only problem
   assert.ok(problems.length > 0 && problems.every((p) => /integrity|digest/i.test(p)), JSON.stringify(problems));
+});
+
+test('a tampered worker file is not started: the timing says which file differs from the build', async () => {
+  const { page, problems, requested } = await hostPage('tampered-worker/host.html', { body: '<attention-lab section="multi-head"></attention-lab><script src="attention-lab.js"></script>' });
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=mha-run]').click());
+  await page.waitForFunction(() => /recorded/.test(document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=mha-status]').textContent));
+  assert.equal(await page.locator('attention-lab [data-testid=mha-status]').textContent(),
+    `The worker failed: ${server.url}tampered-worker/engine-worker.js is not the file this build of attention-lab.js recorded (its SHA-384 differs from the integrity map), so it was not run. Copy the files of one release together.`);
+  assert.ok(requested.filter((u) => u.endsWith('engine-worker.js')).length >= 1, 'its bytes were fetched to be checked');
+  assert.ok(problems.every((p) => /integrity|digest/i.test(p)), JSON.stringify(problems));
 });
 
 test('engine-base is per element: each element\'s engine and timing worker come from its own folder', async () => {
