@@ -97,6 +97,29 @@ test('engine-base is per element: each element\'s engine and timing worker come 
   assert.deepEqual(problems, []);
 });
 
+test('a refused engine-base loads once the page\'s script allows its folder with configure({allowBases})', async () => {
+  const other = server.url.replace('127.0.0.1', 'localhost');
+  // a file the server serves (Chromium lets only a page from the loopback address space ask loopback
+  // hosts, and a page fulfilled by page.route counts as public)
+  fs.writeFileSync(path.join(tmp, 'allow-later.html'), `<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,">
+<attention-lab section="temperature" engine-base="${other}copy/"></attention-lab><script src="attention-lab.js"></script>`);
+  const { page, problems } = await newPage(browser.context);
+  const requested = [];
+  page.on('request', (r) => requested.push(r.url()));
+  await page.goto(`${server.url}allow-later.html`);
+  const message = page.locator('attention-lab [data-testid=lab-error]');
+  await message.waitFor();
+  assert.match(await message.textContent(), /is on another origin/);
+  assert.deepEqual(requested.filter((u) => u.startsWith(other)), []);
+  await page.evaluate((folder) => AttentionLab.configure({ allowBases: [folder] }), `${other}copy/`);
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=engine-footer]'), null, { timeout: 30000 })
+    .catch(async () => { throw new Error(`no footer: ${await message.textContent().catch(() => '')}`); });
+  await waitForLab(page);
+  assert.equal(await message.count(), 0);
+  assert.ok(requested.some((u) => u === `${other}copy/engine/attention-lab-simd.js`), 'the engine came from the allowed folder');
+  assert.deepEqual(problems, []);
+});
+
 test('the loader\'s Trusted Types policy refuses another origin\'s engine file, and asks nothing of it', async () => {
   const other = server.url.replace('127.0.0.1', 'localhost');
   const { page, problems, requested } = await hostPage('tt-loader.html', {

@@ -277,12 +277,15 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
 // AttentionLab.configure({base, allowBases}): the folder of attention-lab's files (engine/, katex-lib.js,
 // katex/) for every element on the page, for when a bundler moved attention-lab.js away from them, and
 // the other origins' folders an engine-base may name (base-url.js). Elements already shown reload from
-// the new base (an engine-base attribute still wins for its element).
+// the new base (an engine-base attribute still wins for its element; one refused loads once allowBases
+// allows it).
 const connected = new Set();
 function configure(options = {}) {
   configureBases(options);
-  if (options.base !== undefined) {
-    for (const el of connected) if (el.started && !el.hasAttribute('engine-base')) el.render();
+  for (const el of connected) {
+    // an element showing a sentence (a refused engine-base) tries again once allowBases changed
+    const own = el.hasAttribute('engine-base'), refused = Boolean(el.shadowRoot.querySelector('[data-testid=lab-error]'));
+    if (el.started && (own ? options.allowBases !== undefined && refused : options.base !== undefined)) el.render();
   }
   return { base: defaultBase() };
 }
