@@ -1,59 +1,107 @@
 // author.html's script: the form's values become the preview element's attributes (the element checks
 // them and names a bad one) and two snippets: <script> + <attention-lab ...>, and an iframe of
 // embed.html with the listener that fits its height. author.json (web/build.mjs) gives the version
-// and the SRI hash of attention-lab.js.
+// and the SRI hash of attention-lab.js; embed-params.js the iframe's parameter names and length limit.
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
   const FIELDS = ['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme'];
   const DEFAULTS = { section: 'all', theme: 'auto' };
+  const { limit: PARAMETER_LIMIT } = self.AttentionLabEmbedParams;
+  // Each section's height in embed.html at 800 px wide, light theme, the book's example (Chromium,
+  // December 2026: all 21,611 px, step-by-step 4,745, ...), plus 100 px and rounded up to 100 px: the
+  // iframe's height where a platform drops the resize listener. tests/browser/author.test.js measures
+  // them again and fails when a section outgrows its number, or shrinks well below it.
+  const HEIGHTS = { all: 21800, 'step-by-step': 4900, temperature: 1700, 'why-sqrt-dk': 1400, batched: 2500, classes: 2200, causal: 4500, 'multi-head': 2900, train: 3400 };
   let release = { version: '', integrity: '' };
 
-  // HTML attribute text: & " < > escaped, so words and JSON inputs paste safely.
-  const attrEscape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // HTML text: & " ' < > escaped, so words, JSON inputs and URLs paste safely into attributes.
+  const htmlEscape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // A string as a JavaScript literal inside <script>: no "</script" or "<!--" can end the element.
+  const scriptString = (s) => JSON.stringify(s).replace(/</g, '\\u003c');
+  const quote = (s) => (s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
   // The attributes the author set, in a fixed order; empty fields and defaults are left out.
   function attributes() {
     const out = [];
     for (const name of FIELDS) {
       const value = $(name).value.trim();
-      if (value !== '' && value !== DEFAULTS[name]) out.push([name, name === 'inputs' ? compactJson(value) : value]);
+      if (value !== '' && value !== DEFAULTS[name]) out.push([name, name === 'inputs' ? compactJson(value, ', ') : value]);
     }
     return out;
   }
-  // Inputs as one line when they are valid JSON (the element reports them otherwise).
-  function compactJson(text) {
-    try { return JSON.stringify(JSON.parse(text)).replace(/,/g, ', '); } catch { return text; }
+  // Inputs as one line when they are valid JSON (the element reports them otherwise); the iframe's URL
+  // takes them without spaces.
+  function compactJson(text, comma) {
+    try { return JSON.stringify(JSON.parse(text)).replace(/,/g, comma); } catch { return text; }
   }
 
+  // The look: the accent colour (when chosen) and the font, as the element's CSS custom properties.
+  // {props: [[name, value]], params: [[name, value]]} or {error}.
+  function look() {
+    const props = [], params = [];
+    if ($('use-accent').checked) { props.push(['--attention-lab-accent', $('accent').value]); params.push(['accent', $('accent').value]); }
+    const font = $('font').value.trim();
+    if (font !== '') {
+      if (!CSS.supports('font-family', font) || /[;{}<>]/.test(font)) return { error: `Font: “${quote(font)}” is not a CSS font family list; write e.g. Georgia, serif.` };
+      props.push(['--attention-lab-font', font]);
+      params.push(['font', font]);
+    }
+    return { props, params };
+  }
+
+  // The folder of the files: an absolute http(s) URL, without its query and #hash (a snippet adds file
+  // names to it). {url, dropped} or {error}.
   function base() {
     const text = $('base').value.trim();
+    if (text === '') return { url: new URL('.', location.href).href, dropped: '' };
+    const bad = { error: `Files hosted at: “${quote(text)}” is not an http or https URL; write the folder's address, e.g. https://your.host/attention-lab/.` };
+    if (!/^https?:\/\//i.test(text)) return bad;
     let url;
-    try { url = new URL(text || '.', location.href); } catch { url = new URL('.', location.href); }
+    try { url = new URL(text); } catch { return bad; }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return bad;
+    if (url.username || url.password) return { error: 'Files hosted at: leave the user name and password out of the URL; the snippet would show them to every reader.' };
+    const dropped = `${url.search}${url.hash}`;
+    url.search = '';
+    url.hash = '';
     if (!url.pathname.endsWith('/')) url.pathname += '/';
-    return url.href;
+    return { url: url.href, dropped };
   }
 
-  function elementSnippet(attrs) {
-    const pin = $('sri').checked && release.integrity ? ` integrity="${release.integrity}" crossorigin="anonymous"` : '';
-    const a = attrs.map(([k, v]) => ` ${k}="${attrEscape(v)}"`).join('');
-    return `<script src="${base()}attention-lab.js"${pin} defer></script>\n<attention-lab${a}></attention-lab>`;
+  function elementSnippet(attrs, folder, props) {
+    const pin = $('sri').checked && release.integrity ? ` integrity="${htmlEscape(release.integrity)}" crossorigin="anonymous"` : '';
+    const a = attrs.map(([k, v]) => ` ${k}="${htmlEscape(v)}"`).join('');
+    // a style rule, not a style attribute: a page whose CSP has no 'unsafe-inline' can move it to its stylesheet
+    const style = props.length ? `\n<style>attention-lab { ${props.map(([k, v]) => `${k}: ${v};`).join(' ')} }</style>` : '';
+    return `<script src="${htmlEscape(folder)}attention-lab.js"${pin} defer></script>${style}\n<attention-lab${a}></attention-lab>`;
   }
 
-  function iframeSnippet(attrs) {
-    const params = new URLSearchParams(attrs).toString();
-    const src = `${base()}embed.html${params ? `?${params}` : ''}`;
-    const origin = new URL(base()).origin;
+  // The iframe's URL parameters: the attributes (inputs without spaces) and the look. {src, tooLong}.
+  function iframeSource(attrs, folder, params) {
+    const all = [...attrs.map(([k, v]) => [k, k === 'inputs' ? compactJson(v, ',') : v]), ...params];
+    const tooLong = all.filter(([, v]) => v.length > PARAMETER_LIMIT).map(([k, v]) => `${k} (${v.length.toLocaleString('en')} characters)`);
+    const query = new URLSearchParams(all).toString();
+    return { src: `${folder}embed.html${query ? `?${query}` : ''}`, tooLong };
+  }
+
+  function iframeSnippet(src, folder, section) {
+    const origin = new URL(folder).origin;
     return [
-      `<iframe src="${attrEscape(src)}" title="attention-lab: self-attention, computed live" style="width: 100%; height: 900px; border: 0" loading="lazy"></iframe>`,
+      `<iframe src="${htmlEscape(src)}" title="attention-lab: self-attention, computed live" style="width: 100%; height: ${HEIGHTS[section] || HEIGHTS.all}px; border: 0" loading="lazy"></iframe>`,
       '<script>',
       '// attention-lab\'s frame posts its content height; give it to the frame that sent it.',
       'window.addEventListener("message", function (e) {',
-      `  if (e.origin !== ${JSON.stringify(origin)} || !e.data || e.data.type !== "attention-lab:height") return;`,
+      `  if (e.origin !== ${scriptString(origin)} || !e.data || e.data.type !== "attention-lab:height") return;`,
       '  document.querySelectorAll("iframe").forEach(function (f) { if (f.contentWindow === e.source) f.style.height = e.data.height + "px"; });',
       '});',
       '</script>',
     ].join('\n');
+  }
+
+  // A sentence under a field (or none).
+  function say(id, text) {
+    $(id).textContent = text || '';
+    $(id).hidden = !text;
   }
 
   // The preview: one element whose attributes follow the form (removed when a field is emptied).
@@ -65,13 +113,38 @@
       const v = attrs.get(name);
       if (v === undefined) { if (preview.hasAttribute(name)) preview.removeAttribute(name); } else if (preview.getAttribute(name) !== v) preview.setAttribute(name, v);
     }
-    $('snippet-element').value = elementSnippet([...attrs]);
-    $('snippet-iframe').value = iframeSnippet([...attrs]);
+    const style = look();
+    say('look-error', style.error);
+    $('font').toggleAttribute('aria-invalid', !!style.error);
+    for (const name of ['--attention-lab-accent', '--attention-lab-font']) {
+      const v = (style.props || []).find(([k]) => k === name);
+      if (v) preview.style.setProperty(name, v[1]); else preview.style.removeProperty(name);
+    }
+    const folder = base();
+    $('base').toggleAttribute('aria-invalid', !!folder.error);
+    $('base-note').classList.toggle('field-error', !!folder.error);
+    $('base-note').textContent = folder.error || (folder.dropped ? `The snippets use ${folder.url}, without “${quote(folder.dropped)}”: they add the file names to the folder's URL.` : '');
+    // no snippet from a value that is not what the author meant: the sentence says what to change
+    const problem = folder.error || style.error;
+    let warning = '';
+    if (problem) {
+      $('snippet-element').value = '';
+      $('snippet-iframe').value = '';
+    } else {
+      $('snippet-element').value = elementSnippet([...attrs], folder.url, style.props);
+      const { src, tooLong } = iframeSource([...attrs], folder.url, style.params);
+      $('snippet-iframe').value = iframeSnippet(src, folder.url, attrs.get('section') || 'all');
+      if (tooLong.length) warning = `This iframe would not work: embed.html reads at most ${PARAMETER_LIMIT.toLocaleString('en')} characters per parameter, and ${tooLong.join(', ')} is longer. Use the script and element snippet for this example.`;
+    }
+    say('iframe-warning', warning);
+    for (const kind of ['element', 'iframe']) $(`copy-${kind}`).disabled = !!problem || (kind === 'iframe' && !!warning);
   }
   let timer = 0;
   $('form').addEventListener('input', () => { clearTimeout(timer); timer = setTimeout(apply, 250); });
   $('form').addEventListener('change', apply);
   $('form').addEventListener('submit', (e) => e.preventDefault());
+  // choosing a colour turns the accent on
+  $('accent').addEventListener('input', () => { $('use-accent').checked = true; });
 
   for (const kind of ['element', 'iframe']) {
     $(`copy-${kind}`).addEventListener('click', async () => {

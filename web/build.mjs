@@ -163,6 +163,10 @@ const TOOLS = new Set(['build.mjs', 'serve.mjs']);
 for (const f of fs.readdirSync(path.join(root, 'web'))) {
   if (!TOOLS.has(f) && /\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'web', f), path.join(out, f));
 }
+// The host's types (web/types/*.d.ts) and the Custom Elements Manifest, for the package.
+fs.mkdirSync(path.join(out, 'types'), { recursive: true });
+for (const f of fs.readdirSync(path.join(root, 'web/types'))) fs.copyFileSync(path.join(root, 'web/types', f), path.join(out, 'types', f));
+fs.copyFileSync(path.join(root, 'web/custom-elements.json'), path.join(out, 'custom-elements.json'));
 // author.json: the version and attention-lab.js's SRI hash, for author.html's snippets (version pin).
 const version = JSON.parse(read(path.join(root, 'package.json'))).version;
 const integrity = sha384(path.join(out, 'attention-lab.js'));

@@ -1,32 +1,80 @@
 // embed.html's script: builds <attention-lab section=...> from ?section= (and the example's ?words=,
-// ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=) and tells the
-// parent window how tall the content is, so the iframe can fit it. It listens to no messages.
+// ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=, ?engine=; the look's ?accent= and ?font=), tells the
+// parent window how tall the content is, so the iframe can fit it, and, when ?parent-origin= names the
+// parent's origin, forwards the element's attention-lab-change and attention-lab-answer events to it.
+// It listens to no messages. embed-params.js holds the parameter names and their length limit.
 'use strict';
 (() => {
+  const { limit, attributes } = self.AttentionLabEmbedParams;
   const params = new URLSearchParams(location.search);
-  const lab = document.createElement('attention-lab');
-  // The element validates section itself and shows a readable message for a bad value.
-  lab.setAttribute('section', (params.get('section') || 'all').slice(0, 40));
-  // The author's example, as the element's attributes of the same names (it validates them and shows
-  // a message naming a bad one). d_out is accepted for d-out.
-  for (const name of ['words', 'inputs', 'seed', 'd-out', 'temperature', 'theme']) {
-    const value = params.get(name) ?? (name === 'd-out' ? params.get('d_out') : null);
-    if (value !== null) lab.setAttribute(name, value.slice(0, 4000));
+  // d_out is accepted for d-out
+  const param = (name) => params.get(name) ?? (name === 'd-out' ? params.get('d_out') : null);
+  const quote = (value) => (value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
+  // The page's own parameters, checked here: a bad one is one sentence in the frame, and no widget.
+  const problems = [];
+  for (const name of [...attributes, 'accent', 'font', 'parent-origin']) {
+    const value = param(name);
+    if (value !== null && value.length > limit) problems.push(`The ${name} parameter is ${value.length.toLocaleString('en')} characters long; embed.html reads at most ${limit.toLocaleString('en')}. Use the script and element snippet for an example this large.`);
   }
-  const engine = params.get('engine');
-  if (engine === 'scalar' || engine === 'simd') lab.setAttribute('engine', engine);
-  document.body.appendChild(lab);
+  const accent = param('accent'), font = param('font');
+  if (accent !== null && !CSS.supports('color', accent)) problems.push(`accent="${quote(accent)}" is not a CSS colour; write e.g. accent=%236a1b6e (that is #6a1b6e) or accent=purple.`);
+  if (font !== null && (!CSS.supports('font-family', font) || /[;{}]/.test(font))) problems.push(`font="${quote(font)}" is not a CSS font family list; write e.g. font=Georgia,serif.`);
+  let parentOrigin = null;
+  const originText = param('parent-origin');
+  if (originText !== null) {
+    try { parentOrigin = new URL(originText).origin; } catch { parentOrigin = null; }
+    if (!/^https?:\/\//.test(parentOrigin || '') || parentOrigin !== originText.replace(/\/$/, '')) {
+      problems.push(`parent-origin="${quote(originText)}" is not an origin; write the embedding page's scheme, host and port, e.g. parent-origin=https://course.example.org.`);
+      parentOrigin = null;
+    }
+  }
+
+  let shown;
+  if (problems.length) {
+    shown = document.createElement('p');
+    shown.className = 'fatal';
+    shown.setAttribute('role', 'alert');
+    shown.dataset.testid = 'embed-error';
+    shown.textContent = `attention-lab: ${problems[0]}`;
+    // through the CSSOM, which a style-src 'self' policy allows (a style attribute it would not)
+    Object.assign(shown.style, { font: '16px/1.5 system-ui, sans-serif', color: '#a4001d', margin: '0', padding: '1rem' });
+  } else {
+    shown = document.createElement('attention-lab');
+    // The element validates section itself and shows a readable message for a bad value; it validates
+    // the example's attributes too, and names a bad one.
+    shown.setAttribute('section', param('section') ?? 'all');
+    for (const name of attributes) {
+      const value = param(name);
+      if (name !== 'section' && value !== null) shown.setAttribute(name, value);
+    }
+    // set through the CSSOM, not a style attribute: a page with style-src 'self' allows it
+    if (accent !== null) shown.style.setProperty('--attention-lab-accent', accent);
+    if (font !== null) shown.style.setProperty('--attention-lab-font', font);
+  }
+  document.body.appendChild(shown);
+
+  // The events, to the parent's origin only (postMessage drops them if the parent is another origin);
+  // with no ?parent-origin= nothing is sent. The detail is plain data (arrays, numbers, strings).
+  if (parentOrigin && window.parent !== window) {
+    for (const type of ['attention-lab-change', 'attention-lab-answer']) {
+      shown.addEventListener(type, (e) => {
+        window.parent.postMessage({ type: type.replace('attention-lab-', 'attention-lab:'), detail: JSON.parse(JSON.stringify(e.detail)) }, parentOrigin);
+      });
+    }
+  }
 
   let last = -1;
   // The content's own height (the element's bottom plus the body's bottom margin), not the document's
   // scrollHeight, which is never less than the iframe: the iframe must shrink when the content does.
   const post = () => {
-    const height = Math.ceil(lab.getBoundingClientRect().bottom + window.scrollY + parseFloat(getComputedStyle(document.body).marginBottom || '0'));
+    const height = Math.ceil(shown.getBoundingClientRect().bottom + window.scrollY + parseFloat(getComputedStyle(document.body).marginBottom || '0'));
     if (height === last || window.parent === window) return;
     last = height;
-    // Only the height, only to the embedding window; '*' because embedders' origins are not known.
-    window.parent.postMessage({ type: 'attention-lab:height', height }, '*');
+    // Only the height, only to the embedding window: to its origin when given, else to any ('*'), as
+    // embedders' origins are not known.
+    window.parent.postMessage({ type: 'attention-lab:height', height }, parentOrigin || '*');
   };
-  new ResizeObserver(post).observe(lab);
+  new ResizeObserver(post).observe(shown);
   post();
 })();

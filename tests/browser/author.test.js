@@ -1,7 +1,9 @@
 // For course authors: <attention-lab> configured by its attributes (words, inputs, seed, d-out,
 // temperature) shows PyTorch's prints for inputs of other sizes (tests/fixtures/author_cases.json,
 // made by scripts/make_reference_cases.py author); changes apply live; a bad value is a sentence
-// naming the attribute and nothing else; embed.html takes the same values as URL parameters.
+// naming the attribute and nothing else; embed.html takes the same values as URL parameters. author.html
+// offers every section, an accent and a font, takes only an http(s) folder URL (Chromium and Firefox
+// ESR), warns when an iframe's parameter is over embed.html's limit, and writes heights that fit.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -149,8 +151,9 @@ test('author.html: live preview, and both snippets work pasted into another site
     const frame = p2.page.frameLocator('iframe');
     await frame.locator('[data-cell="3.4.2/sa_v2"]').waitFor({ timeout: 60000 });
     assert.equal(await frame.locator('[data-cell="3.4.2/sa_v2"]').textContent(), c.cells['3.4.2/sa_v2']);
-    // the listener fits the frame to the height embed.html posts
-    await p2.page.waitForFunction(() => document.querySelector('iframe').style.height !== '900px', null, { timeout: 60000 });
+    // the listener fits the frame to the height embed.html posts (the snippet's own is the section's measured height)
+    const written = /height: (\d+px)/.exec(iframeSnippet)[1];
+    await p2.page.waitForFunction((h) => document.querySelector('iframe').style.height !== h, written, { timeout: 60000 });
     assert.deepEqual(p2.problems, []);
   } finally {
     await host.close();
@@ -166,5 +169,136 @@ test('the temperature section draws one bar per token of the author\'s inputs, i
   assert.equal(new Set(tops).size, 1, 'one row');
   assert.equal((await page.locator('attention-lab [data-testid=temperature-weights]').textContent()).trim().split(/\s+/).length, c.inputs.length);
   assert.match(await page.locator('attention-lab .tvalue').textContent(), /^2\.000/);
+  assert.deepEqual(problems, []);
+});
+
+// author.html's form, driven through page.evaluate only, so Chromium (playwright) and Firefox ESR
+// (puppeteer over WebDriver BiDi) run the same steps: a field's value, then the snippets and the note.
+async function builderAfter(page, values) {
+  return page.evaluate(async (vals) => {
+    for (const [id, v] of Object.entries(vals)) {
+      const el = document.getElementById(id);
+      if (el.type === 'checkbox') el.checked = v; else el.value = v;
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    }
+    return { element: document.getElementById('snippet-element').value, iframe: document.getElementById('snippet-iframe').value,
+      note: document.getElementById('base-note').textContent, invalid: document.getElementById('base').getAttribute('aria-invalid') !== null,
+      copyDisabled: document.getElementById('copy-element').disabled, warning: document.getElementById('iframe-warning').textContent,
+      lookError: document.getElementById('look-error').textContent };
+  }, values);
+}
+
+const HOSTILE_BASES = ['x:"></script><img src=x onerror=alert(1)>/', 'javascript:alert(1)//', '//other.example/lab/', 'data:text/html,<script>alert(1)</script>', 'ftp://files.example/lab/', '/static/lab/'];
+
+async function checkFilesField(page) {
+  for (const bad of HOSTILE_BASES) {
+    const r = await builderAfter(page, { base: bad });
+    assert.match(r.note, /Files hosted at: .* is not an http or https URL; write the folder's address/, bad);
+    assert.equal(r.invalid, true);
+    assert.equal(r.element, '', `no snippet for ${bad}`);
+    assert.equal(r.iframe, '');
+    assert.equal(r.copyDisabled, true);
+  }
+  // a query and a hash are dropped (the snippets add file names to the folder), and said so
+  let r = await builderAfter(page, { base: 'https://cdn.example/lab/v1?token=abc#top' });
+  assert.equal(r.invalid, false);
+  assert.ok(r.element.startsWith('<script src="https://cdn.example/lab/v1/attention-lab.js"'), r.element);
+  assert.ok(r.iframe.startsWith('<iframe src="https://cdn.example/lab/v1/embed.html'), r.iframe);
+  assert.ok(!/token|#top/.test(r.element + r.iframe));
+  assert.match(r.note, /without “\?token=abc#top”/);
+  // what is written into the snippets is escaped: quotes and angle brackets in a path and in words
+  r = await builderAfter(page, { base: 'https://cdn.example/a"b<c>\'d/', words: 'a"b <i>x</i> c\'d e&f g h' });
+  assert.ok(!r.element.includes('<i>') && !r.iframe.includes('<i>'), r.element);
+  assert.ok(r.element.includes('words="a&quot;b &lt;i&gt;x&lt;/i&gt; c&#39;d e&amp;f g h"'), r.element);
+  const src = /<script src="([^"]*)"/.exec(r.element)[1];
+  assert.ok(src.startsWith('https://cdn.example/a%22b%3Cc%3E') && src.endsWith('d/attention-lab.js') && !/[<>"']/.test(src), src);
+  assert.match(r.iframe, /e\.origin !== "https:\/\/cdn\.example"/);
+  await builderAfter(page, { base: '', words: '' });
+}
+
+test('author.html takes only an http(s) folder URL, drops its query and hash, escapes the snippets (Chromium)', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}author.html`);
+  await page.waitForFunction(() => document.getElementById('base').value !== '');
+  await checkFilesField(page);
+  assert.deepEqual(problems, []);
+});
+
+test('author.html: the same checks in Firefox ESR', async () => {
+  const puppeteer = require('puppeteer-core');
+  const firefox = await puppeteer.launch({ browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true, defaultViewport: { width: 1280, height: 900 } });
+  try {
+    const page = await firefox.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message || e}`));
+    await page.goto(`${server.url}author.html`);
+    await page.waitForFunction(() => document.getElementById('base').value !== '');
+    await checkFilesField(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await firefox.close();
+  }
+});
+
+test('author.html offers every section the element has, and an accent and font that reach the preview and both snippets', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}author.html`);
+  await page.waitForFunction(() => document.getElementById('base').value !== '');
+  // the element's own list of sections, from its message for an unknown one
+  await page.evaluate(() => document.querySelector('#preview attention-lab').setAttribute('section', 'none-such'));
+  const message = await page.locator('#preview attention-lab [data-testid=lab-error]').textContent();
+  const sections = /Use one of: (.*)\./.exec(message)[1].split(', ');
+  const offered = await page.locator('#section option').evaluateAll((os) => os.map((o) => o.value));
+  assert.deepEqual(offered.slice().sort(), sections.slice().sort());
+  assert.ok(offered.includes('why-sqrt-dk'));
+  const r = await builderAfter(page, { section: 'why-sqrt-dk', 'use-accent': true, accent: '#6a1b6e', font: 'Georgia, serif', theme: 'dark' });
+  assert.ok(r.element.includes('<style>attention-lab { --attention-lab-accent: #6a1b6e; --attention-lab-font: Georgia, serif; }</style>'), r.element);
+  assert.ok(r.element.includes('section="why-sqrt-dk" theme="dark"'), r.element);
+  assert.ok(r.iframe.includes('section=why-sqrt-dk&amp;theme=dark&amp;accent=%236a1b6e&amp;font=Georgia%2C+serif'), r.iframe);
+  assert.ok(!/integrity/.test(r.iframe), 'the iframe snippet claims no SRI');
+  const preview = await page.evaluate(() => { const s = getComputedStyle(document.querySelector('#preview attention-lab')); return { accent: s.getPropertyValue('--attention-lab-accent').trim(), font: s.fontFamily }; });
+  assert.deepEqual(preview, { accent: '#6a1b6e', font: 'Georgia, serif' });
+  // a font that is not a font list: a sentence, no snippets
+  const bad = await builderAfter(page, { font: 'x; } body { color: red' });
+  assert.match(bad.lookError, /Font: .* is not a CSS font family list/);
+  assert.equal(bad.element, '');
+  // a parameter over embed.html's limit: the iframe snippet is marked as not working
+  const limit = await page.evaluate(() => self.AttentionLabEmbedParams.limit);
+  const long = await builderAfter(page, { font: '', section: 'classes', words: Array.from({ length: 6 }, () => 'w'.repeat(limit)).join(' ') });
+  assert.match(long.warning, new RegExp(`embed\\.html reads at most ${limit.toLocaleString('en')} characters per parameter, and words \\(`));
+  assert.equal(await page.locator('#copy-iframe').isDisabled(), true);
+  assert.deepEqual(problems.filter((p) => !/words=/.test(p)), []);
+});
+
+test('the iframe snippet\'s height for each section fits embed.html\'s content at 800 px wide', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 800, height: 900 });
+  await page.goto(`${server.url}author.html`);
+  await page.waitForFunction(() => document.getElementById('base').value !== '');
+  const sections = await page.locator('#section option').evaluateAll((os) => os.map((o) => o.value));
+  const written = {};
+  for (const section of sections) {
+    const r = await builderAfter(page, { section });
+    written[section] = Number(/height: (\d+)px/.exec(r.iframe)[1]);
+  }
+  // README's Canvas advice gives the same numbers
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const advised = Object.fromEntries([...readme.matchAll(/`([a-z-]+)`\s+(\d+)px/g)].map((m) => [m[1], Number(m[2])]));
+  for (const section of sections) assert.equal(advised[section], written[section], `README's height for ${section}`);
+  const measured = {};
+  for (const section of sections) {
+    await page.goto(`${server.url}embed.html?section=${section}&theme=light`);
+    await waitForLab(page, 60000);
+    // every section laid out (content-visibility), the math and fonts in
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+      for (const s of document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')) { s.scrollIntoView(); await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); }
+      await document.querySelector('attention-lab').updateComplete;
+    });
+    measured[section] = await page.evaluate(() => Math.ceil(document.querySelector('attention-lab').getBoundingClientRect().bottom + window.scrollY));
+  }
+  for (const section of sections) {
+    assert.ok(measured[section] <= written[section] && written[section] - measured[section] < Math.max(600, measured[section] / 10), `${section}: the snippet says ${written[section]} px, the content is ${measured[section]} px (measured: ${JSON.stringify(measured)})`);
+  }
   assert.deepEqual(problems, []);
 });

@@ -41,10 +41,41 @@ test('the d_k control redraws the experiment with PyTorch\'s numbers; the conclu
   // two plots, each with the sweep's 10 points and the learner's d_k
   assert.equal(await experiment.locator('[data-testid=dk-spread] svg').count(), 1);
   assert.equal(await experiment.locator('[data-testid=dk-saturation] svg').count(), 1);
-  // out of range: refused with a sentence, the plots keep the last good d_k
+  // out of range: refused with a sentence, the plots keep the d_k from before the typing (256, committed
+  // when the field lost focus)
+  await control.blur();
   await control.fill('4096');
   assert.equal(await control.getAttribute('aria-invalid'), 'true');
   assert.match(await experiment.textContent(), /d_k must be a whole number from 2 to 1024; the plots keep d_k = 256/);
   assert.equal(await print.textContent(), expectPrint(caseAt(256)));
+  assert.deepEqual(problems, []);
+});
+
+// Issue 22 item 11: "your d_k" is marked on both curves of each plot, at the engine's numbers.
+test('your d_k is ringed on both curves of both plots', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}?section=why-sqrt-dk`);
+  await waitForLab(page);
+  const rings = (testid) => page.locator(`attention-lab [data-testid=${testid}] circle.plot-ring`).evaluateAll((cs) => cs.map((c) => ({ x: Number(c.dataset.x), y: Number(c.dataset.y), cx: c.getAttribute('cx'), cy: c.getAttribute('cy') })));
+  // the dots of a series at x = d_k (the sweep's own points, as drawn)
+  const dotAt = (testid, series, index) => page.locator(`attention-lab [data-testid=${testid}] circle.plot-dot[data-series="${series}"][data-index="${index}"]`).evaluate((c) => ({ cx: c.getAttribute('cx'), cy: c.getAttribute('cy') }));
+  const c64 = caseAt(64);
+  let spread = await rings('dk-spread');
+  assert.deepEqual(spread.map((r) => r.x), [64, 64]);
+  assert.ok(Math.abs(spread[0].y - c64.spread) < 1e-5, `on the std curve: ${spread[0].y} vs ${c64.spread}`);
+  assert.equal(spread[1].y, 8, 'on the √d_k curve');
+  const i64 = 5;   // d_k = 2, 4, 8, 16, 32, 64: the sixth point of the sweep
+  assert.deepEqual({ cx: spread[0].cx, cy: spread[0].cy }, await dotAt('dk-spread', 0, i64), 'the ring sits on the std curve\'s dot');
+  const max = await rings('dk-saturation');
+  assert.deepEqual({ cx: max[0].cx, cy: max[0].cy }, await dotAt('dk-saturation', 0, i64), 'on the unscaled curve');
+  assert.deepEqual({ cx: max[1].cx, cy: max[1].cy }, await dotAt('dk-saturation', 1, i64), 'on the scaled curve');
+  assert.match(await page.locator('attention-lab [data-testid=dk-saturation] .plot-legend').textContent(), /your d_k = 64/);
+  // a d_k between the sweep's points: still two rings per plot, at it
+  await page.locator('attention-lab [data-testid=dk-input]').fill('100');
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=dk-readout]').textContent.startsWith('d_k = 100:'));
+  spread = await rings('dk-spread');
+  assert.deepEqual(spread.map((r) => r.x), [100, 100]);
+  assert.equal(spread[1].y, 10);
+  assert.deepEqual((await rings('dk-saturation')).map((r) => r.x), [100, 100]);
   assert.deepEqual(problems, []);
 });

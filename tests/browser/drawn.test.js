@@ -19,6 +19,8 @@ test('§3.4 draws x, W_q/W_k/W_v, q, k, v, scores, weights and z with the engine
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  // the stepper fills z in at its last steps: to its end (End), so that every value is shown
+  await page.locator('[data-testid=projection-stepper] [data-testid=step-next]').press('End');
   await settle(page);
   const golden = (id) => CELLS.get(id);
   for (const [matrix, id, decimals] of [['W_query', '3.4.1/W_query', 1], ['W_key', '3.4.1/W_key', 1], ['W_value', '3.4.1/W_value', 1], ['context_vec', '3.4.2/sa_v1', 4]]) {

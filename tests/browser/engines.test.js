@@ -46,12 +46,18 @@ function nativeStepByStep() {
   return nativeTensors;
 }
 
-// In the page: the stepper's caption and what it outlines, as one comparable state.
+// In the page: the stepper's caption, what it outlines and what is not computed yet (pending), as one
+// comparable state; and how many of the step's operands and result (data-step-role) are out of the window.
 function stepperState() {
   const s = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]');
+  const where = (n) => `${n.closest('[data-matrix]').dataset.matrix}:${n.dataset.row ?? ''},${n.dataset.col ?? ''}`;
+  const roles = [...s.querySelectorAll('[data-step-role]')].map((n) => n.getBoundingClientRect());
   return {
     caption: s.querySelector('[data-testid=step-caption]').textContent,
-    hl: [...s.querySelectorAll('[data-hl]')].map((n) => `${n.closest('[data-matrix]').dataset.matrix}:${n.dataset.row ?? ''},${n.dataset.col ?? ''}:${n.dataset.hl}`).sort().join(' '),
+    hl: [...s.querySelectorAll('[data-hl]')].map((n) => `${where(n)}:${n.dataset.hl}`).sort().join(' '),
+    pending: [...s.querySelectorAll('td[data-pending=true]')].map(where).sort().join(' '),
+    roles: roles.length,
+    outOfWindow: roles.filter((r) => r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5).length,
   };
 }
 
@@ -254,6 +260,8 @@ for (const name of chosen) {
       const settledFrames = () => driver.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
       const state = async () => { await settledFrames(); return driver.evaluate(stepperState); };
       for (let i = 0; i < 30 && (await driver.attribute('step-prev', 'aria-disabled')) !== 'true'; i++) await driver.click('step-prev');
+      // step 1 as a learner arriving sees it: the stepper at the top of the window
+      await driver.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').scrollIntoView({ block: 'start' }); return true; });
       assert.equal(await driver.attribute('step-caption', 'aria-live'), 'polite');
       const states = [await state()];
       for (let i = 0; i < 30 && (await driver.attribute('step-next', 'aria-disabled')) !== 'true'; i++) {
@@ -261,7 +269,11 @@ for (const name of chosen) {
         states.push(await state());
       }
       const captions = states.map((s) => s.caption);
-      assert.ok(states.length >= 8, `${states.length} steps`);
+      assert.ok(states.length >= 20, `${states.length} steps`);
+      // it builds up: z pending at step 1, nothing after the last; each step's operands and result in the window
+      assert.equal(states[0].pending.split(' ').filter((p) => p.startsWith('context_vec:')).length, 12);
+      assert.equal(states.at(-1).pending, '');
+      states.forEach((s, i) => assert.ok(s.roles >= 2 && s.outOfWindow === 0, `step ${i + 1}: ${s.outOfWindow} of its ${s.roles} operands and result out of the window`));
       assert.ok(captions.some((c) => /^ω₂₂ = q⁽²⁾ · k⁽²⁾ = 0\.4306·0\.4433 \+ 1\.4551·1\.1419 ≈ 1\.8524$/.test(c)), `no step writes out ω22: ${captions.join(' | ')}`);
       assert.match(captions.at(-1), /z⁽²⁾ = \[0\.3061, 0\.8210\]$/);
       await driver.click('step-prev');
@@ -279,6 +291,8 @@ for (const name of chosen) {
       await openPage();
       await driver.hover('[data-testid=weights-heatmap] td[data-row="1"][data-col="4"]');
       assert.deepEqual(await driver.evaluate(linkedRows), { q: '1', k: '4', v: '4', z: '1' });
+      // the pointer off the cells, onto the scores' title, so that no cell comes under it when focus scrolls
+      await driver.hover('[data-section=step-by-step] [data-matrix=attn_scores] .mv-name');
       await driver.focus('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="3"][data-col="2"]');
       assert.deepEqual(await driver.evaluate(linkedRows), { q: '3', k: '2', v: '2', z: '3' });
       const weight = await driver.read('[data-testid=weights-heatmap] td[data-row="3"][data-col="2"]', ['data-hl']);
@@ -380,6 +394,33 @@ for (const name of chosen) {
       heat.forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-4, `weight ${i}: ${v}, PyTorch ${want[i]}`));
       for (let i = 1; i < 6; i++) assert.ok(heat[i * 6 + i - 1] > 0.9, `query ${i + 1} looks at the token before it`);
       assert.equal(await driver.text('train-print'), TRAIN.output);
+      assert.equal(await driver.attribute('train-verdict', 'data-learned'), 'true');
+    });
+
+    // Issue 22 item 8: typed as a learner types (focus, then one input event per key), an invalid entry
+    // brings back the value from before the typing, never a prefix typed on the way; Play refuses.
+    check('fields compute only with what the learner typed: d_out 17, d_k 2000, learning rate 1000', async () => {
+      await driver.open(server.url);
+      await driver.waitForLab();
+      const typeKeys = async (testId, text) => {
+        await driver.focus(`[data-testid="${testId}"]`);
+        for (let k = 1; k <= text.length; k++) await driver.setValue(testId, text.slice(0, k));
+        await driver.settle();
+      };
+      await driver.evaluate(`() => { (${BY_TEST_ID_IN_PAGE})('d_out').closest('details').open = true; return true; }`);
+      await typeKeys('d_out', '17');
+      assert.equal(await driver.attribute('d_out', 'aria-invalid'), 'true');
+      assert.equal((await driver.cells())['3.4.1/keys.shape'], 'keys.shape: torch.Size([6, 2])', 'd_out 2, not the prefix 1');
+      await typeKeys('dk-input', '2000');
+      assert.equal(await driver.attribute('dk-input', 'aria-invalid'), 'true');
+      assert.match(await driver.text('dk-readout'), /^d_k = 64:/);
+      await typeKeys('train-lr', '1000');
+      assert.equal(await driver.attribute('train-lr', 'aria-invalid'), 'true');
+      assert.match(await driver.text('train-error'), /Training keeps lr = 0\.02\./);
+      await driver.click('train-play');
+      await driver.waitFor(`() => /Correct it first/.test((${BY_TEST_ID_IN_PAGE})('train-error').textContent)`, [], { timeout: 10000, what: 'Play to refuse' });
+      assert.equal(await driver.text('train-play'), 'Play');
+      assert.equal(await driver.text('train-step'), '0');
     });
 
     // Issue 24: README's strict CSP, Trusted Types required; any violation is a reported problem.

@@ -137,3 +137,39 @@ test('linked: a bar or a weight of the map outlines bar j, α₂ⱼ and v(j) on 
   assert.match(await share.textContent(), new RegExp(`^“one” \\(j = 5\\): .* ≈ \\[${(await want(4)).join(', ').replace(/\./g, '\\.')}\\]`));
   assert.deepEqual(problems, []);
 });
+
+// Issue 22 item 11: wherever T puts z(2), its diamond and its label cover no value's label (boxes in the
+// plot's own coordinates; the diamond's place is its final one, not one in its glide).
+test('the z(2) diamond and its label never overlap the value labels, at any T', async () => {
+  const { page, problems } = await open('temperature');
+  const overlaps = () => page.evaluate(() => {
+    const plot = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-plane]');
+    const marker = plot.querySelector('.plot-marker');
+    const [, mx, my] = marker.style.transform.match(/translate\(([-\d.]+)px, ([-\d.]+)px\)/).map(Number);
+    const box = (b, dx = 0, dy = 0) => ({ x0: b.x + dx, x1: b.x + b.width + dx, y0: b.y + dy, y1: b.y + b.height + dy });
+    const diamond = { x0: mx - 8, x1: mx + 8, y0: my - 8, y1: my + 8 };
+    const zLabel = box(marker.querySelector('.plot-marker-label').getBBox(), mx, my);
+    const hit = (a, b) => !(a.x1 <= b.x0 || a.x0 >= b.x1 || a.y1 <= b.y0 || a.y0 >= b.y1);
+    return [...plot.querySelectorAll('.plot-point text')].map((t) => ({ text: t.textContent, b: box(t.getBBox()) }))
+      .filter(({ b }) => hit(b, diamond) || hit(b, zLabel)).map(({ text }) => text);
+  });
+  const slide = (pos) => slider(page).evaluate((el, pos) => { el.value = String(pos); el.dispatchEvent(new Event('input', { bubbles: true })); }, pos);
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (let pos = -200; pos <= 200; pos += 8) {
+      await slide(pos);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+      assert.deepEqual(await overlaps(), [], `at ${width} px, slider at ${pos}`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('on a phone the slider is a 44 px touch target', async () => {
+  const { page, problems } = await open('temperature');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const box = await slider(page).boundingBox();
+  assert.ok(box.height >= 44, `the slider is ${box.height} px tall`);
+  assert.deepEqual(problems, []);
+});

@@ -12,6 +12,7 @@ const { ROOT, launch, startServer, newPage, waitForLab, openEditor, settle, nati
 const FIXTURE = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/train_page_cases.json'), 'utf8')).cases;
 const [ADAM, SGD] = FIXTURE;   // the page's default run and SGD with momentum 0.9, lr 0.5
 const T = 6;
+const NAN_LR = 10;   // SGD with momentum at this learning rate: the loss overflows (inf at step 20)
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -124,8 +125,10 @@ test('the optimizer and the learning rate start a new run; a bad learning rate g
     assert.match(await text(page, 'train-error'), /The learning rate must be a number above 0 and at most 10, e\.g\. 0\.02; .* Training keeps lr = 0\.5\./, `lr "${bad}"`);
     assert.equal(await byId(page, 'train-lr').getAttribute('aria-invalid'), 'true');
   }
-  await byId(page, 'train-step-button').click();   // still trains, with the last good lr
-  assert.equal(await text(page, 'train-step'), '3');
+  assert.equal(await text(page, 'train-step'), '2', 'a bad entry starts no new run');
+  await byId(page, 'train-step-button').click();   // refused while the field is invalid
+  assert.equal(await text(page, 'train-step'), '2');
+  assert.match(await text(page, 'train-error'), /Correct it first/);
   await byId(page, 'train-lr').fill('0.1');
   assert.equal(await text(page, 'train-error'), '');
   assert.equal(await text(page, 'train-step'), '0');
@@ -208,5 +211,80 @@ test('at 16 tokens × 16 values the run is computed over several tasks; Steps pr
   await byId(page, 'train-play').click();
   await waitStep(page, 300);
   assert.equal(await text(page, 'train-loss'), native.losses[300].toFixed(4));
+  assert.deepEqual(problems, []);
+});
+
+// Issue 22 item 9: the verdict follows the weights. Every query from token 2 on, in all four orders,
+// must put more than 0.5 of its weight on the token before it; the failing ones of the map are named.
+function failingQueries(weights) {
+  const failing = [];
+  for (let o = 0; o < 4; o++) for (let t = 1; t < T; t++) if (!(weights[(o * T + t) * T + t - 1] > 0.5)) failing.push({ o, t });
+  return failing;
+}
+const WORDS = ['Your', 'journey', 'starts', 'with', 'one', 'step'];
+
+test('the verdict: Adam learns (data-learned="true"); SGD at lr 5 does not, and the rows that did not are named', async () => {
+  const { page, problems } = await open();
+  const verdict = byId(page, 'train-verdict');
+  assert.equal(await verdict.getAttribute('data-learned'), 'false', 'untrained');
+  assert.match(await verdict.textContent(), /^At step 0: Not learned: /);
+  await byId(page, 'train-play').click();
+  await waitStep(page, 300);
+  assert.deepEqual(failingQueries(nativeAdam.weights[300].values), [], 'the native run learned');
+  assert.equal(await verdict.getAttribute('data-learned'), 'true');
+  assert.equal(await verdict.textContent(), 'At step 300: Learned: in all four orders, every query from token 2 on puts more than 0.5 of its weight on the token before it (20 of 20).');
+  assert.match(await text(page, 'train-note'), /Every query from token 2 on now looks at the token before it\./);
+
+  await byId(page, 'train-optimizer').selectOption('sgd');
+  await byId(page, 'train-lr').fill('5');
+  await byId(page, 'train-play').click();
+  await waitStep(page, 300);
+  const native = nativeRun({ ...SGD.request, lr: 5 });
+  const failing = failingQueries(native.weights[300].values);
+  const inMap = failing.filter((f) => f.o === 0);
+  assert.ok(inMap.length >= 1, `the native SGD lr 5 run fails some rows of the map: ${JSON.stringify(failing)}`);
+  assert.equal(await verdict.getAttribute('data-learned'), 'false');
+  const said = await verdict.textContent();
+  assert.match(said, new RegExp(`^At step 300: Not learned: ${failing.length} of 20 queries put 0\\.5 or less of their weight on the token before them\\. In the map, rows? `));
+  for (const { t } of inMap) assert.ok(said.includes(`${t + 1} “${WORDS[t]}” (`), `row ${t + 1} named: ${said}`);
+  for (let t = 1; t < T; t++) if (!inMap.some((f) => f.t === t)) assert.ok(!said.includes(`${t + 1} “${WORDS[t]}” (`), `row ${t + 1} learned, not named: ${said}`);
+  assert.doesNotMatch(await text(page, 'train-note'), /now looks at the token before it/);
+  assert.match(await text(page, 'train-note'), new RegExp(`${failing.length} of 20 queries did not learn`));
+  assert.deepEqual(problems, []);
+});
+
+test('a run whose loss becomes NaN or Inf stops at that step and says so', async () => {
+  const { page, problems } = await open();
+  const request = { ...SGD.request, lr: NAN_LR };
+  const native = nativeRun(request);
+  const broken = native.losses.findIndex((v) => !Number.isFinite(Number(v)));
+  assert.ok(broken > 0 && broken < 300, `the native run's loss stays finite at lr ${NAN_LR}`);
+  await byId(page, 'train-optimizer').selectOption('sgd');
+  await byId(page, 'train-lr').fill(String(NAN_LR));
+  await byId(page, 'train-play').click();
+  await waitStep(page, broken);
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=train-play]').textContent === 'Play');
+  assert.equal(await text(page, 'train-step'), String(broken), 'playback stops at the step');
+  assert.equal(await byId(page, 'train-scrubber').getAttribute('max'), String(broken));
+  assert.match(await text(page, 'train-note'), new RegExp(`^The loss became (nan|inf|-inf) at step ${broken}, so training stopped there`));
+  assert.equal(await byId(page, 'train-verdict').getAttribute('data-learned'), 'false');
+  assert.match(await text(page, 'train-print'), new RegExp(`the page stopped the run there`));
+  // Step at the end does not go past it
+  await byId(page, 'train-step-button').click();
+  assert.equal(await text(page, 'train-step'), String(broken));
+  assert.deepEqual(problems, []);
+});
+
+test('on a phone "Optimizer" and "Learning rate" stay on the line of their controls', async () => {
+  const { page, problems } = await open();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  for (const [label, control] of [['Optimizer', 'train-optimizer'], ['Learning rate', 'train-lr']]) {
+    const l = await page.locator('attention-lab .train-controls label', { hasText: label }).boundingBox();
+    const c = await byId(page, control).boundingBox();
+    const middle = l.y + l.height / 2;
+    assert.ok(middle > c.y && middle < c.y + c.height, `"${label}" is on its control's line (label ${JSON.stringify(l)}, control ${JSON.stringify(c)})`);
+    assert.ok(l.x + l.width <= c.x + 1 && c.x - (l.x + l.width) < 20, `"${label}" is just left of its control`);
+  }
   assert.deepEqual(problems, []);
 });

@@ -1,41 +1,48 @@
-// The learner's inputs: six words with their vectors, the seed and d_out. A bad field is marked at
-// that field (aria-invalid + a message) and keeps its last good value, so nothing else breaks. Beside
-// the fields, the attention weights these inputs give (§3.4.1's, from the engine), so an edit shows its
-// effect where the learner is typing, not only in the sections below.
-import { h, tex, para, uid } from './dom.js';
-import { SEED_RULE, parseValue, parseWord, parseSeed, parseDOut } from './model.js';
+// The learner's inputs: the words with their vectors (2 to 16 tokens of 1 to 16 numbers, rows and
+// columns added or removed here), the seed and d_out. A bad field is marked at that field
+// (aria-invalid + a message) and the page computes with the value it held before the learner began
+// typing in it, never a prefix typed on the way. Beside the fields, the attention weights these
+// inputs give (§3.4.1's, from the engine), so an edit shows its effect where the learner is typing.
+import { h, para, uid } from './dom.js';
+import { SEED_RULE, LIMITS, parseValue, parseWord, parseSeed, parseDOut, resizeState } from './model.js';
 import { matrixView } from './views/index.js';
 
-export function editorPanel(ctx) {
-  const fields = [];   // {input, parse, apply(value), bookText(), msg}
-  // The example's size (the book's 6 tokens × 3, or the author's inputs attribute): fixed while shown.
-  const { tokens: TOKENS, d_in: D_IN } = ctx.start;
-  const cols = Array.from({ length: D_IN }, (_, j) => j);
-  const table = h('table', { class: 'editor-grid' }, h('caption', { text: `The input tokens: a word and its ${D_IN}-dimensional embedding x(i)` }),
-    h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'token' }), h('th', { scope: 'col', text: 'word' }),
-      cols.map((j) => h('th', { scope: 'col', text: `x${j + 1}` })))));
-  const tbody = h('tbody');
-  const messages = h('div', { class: 'messages' });
+const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
+const sup = (n) => String(n).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
 
-  // A field and its message; the message is placed right below the field's row (`where`).
-  function field(input, label, parse, apply, bookText, where = messages) {
+export function editorPanel(ctx) {
+  const state = ctx.state;
+  const book = ctx.start;   // Reset brings back the starting example
+  const table = h('table', { class: 'editor-grid' });
+  const messages = h('div', { class: 'messages' });
+  let gridFields = [];
+
+  // A field and its message (placed in `where`). current: the value the page computes with;
+  // before: the value it held when the learner began typing (taken at focus and at each commit).
+  function field(input, label, parse, apply, value, where, said = String) {
     const msg = h('p', { class: 'field-error', id: uid('err'), hidden: true });
     input.setAttribute('aria-label', label);
-    const f = { input, msg, parse, apply, bookText, label };
+    const f = { input, msg, parse, apply, label, said, current: value, before: value };
+    input.value = value === null ? '' : String(value);
+    input.addEventListener('focus', () => { f.before = f.current; });
+    input.addEventListener('change', () => { if (!f.parse(f.input.value).error) f.before = f.current; });
     input.addEventListener('input', () => { if (check(f)) ctx.recompute(); });
-    fields.push(f);
     where.append(msg);
-    return input;
+    return f;
   }
-  // Marks or clears the field at once (the recompute follows in the next frame); true when valid.
+  // Marks or clears the field at once (the recompute follows in the next frame); true when the value
+  // the page computes with changed or may have.
   function check(f) {
     const r = f.parse(f.input.value);
     if (r.error) {
       f.input.setAttribute('aria-invalid', 'true');
       f.input.setAttribute('aria-describedby', f.msg.id);
-      f.msg.textContent = `${f.label}: ${r.error}`;
+      f.msg.textContent = `${f.label}: ${r.error} Until then the page uses ${f.said(f.before)}.`;
       f.msg.hidden = false;
-      return false;
+      if (Object.is(f.current, f.before)) return false;
+      f.current = f.before;   // not a prefix typed on the way: the value from before the typing
+      f.apply(f.current);
+      return true;
     }
     if (!f.msg.hidden) {
       f.input.removeAttribute('aria-invalid');
@@ -43,56 +50,89 @@ export function editorPanel(ctx) {
       f.msg.hidden = true;
       f.msg.textContent = '';
     }
+    f.current = r.value;
     f.apply(r.value);
     return true;
   }
 
-  const book = ctx.start;   // Reset brings back the starting example
-  for (let i = 0; i < TOKENS; i++) {
-    const rowMessages = h('td', { colspan: String(D_IN + 2) });
-    const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
-      `Word of token ${i + 1}`, parseWord, (v) => { ctx.state.words[i] = v; }, () => book.words[i], rowMessages);
-    const cells = cols.map((j) => h('td', null, field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
-      `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { ctx.state.inputs[i * D_IN + j] = v; }, () => String(book.inputs[i * D_IN + j]), rowMessages)));
-    tbody.append(h('tr', null, h('th', { scope: 'row' }, tex(`x^{(${i + 1})}`)), h('td', null, word), cells),
-      h('tr', { class: 'err-row' }, rowMessages));
+  // The grid for the state's current size: one row per token (its word, its d_in numbers), each row's
+  // messages right below it. Rebuilt when the size changes; every field shows the value in use.
+  function buildGrid() {
+    const { tokens: T, d_in: D } = state;
+    const cols = Array.from({ length: D }, (_, j) => j);
+    const tbody = h('tbody');
+    gridFields = [];
+    for (let i = 0; i < T; i++) {
+      const rowMessages = h('td', { colspan: String(D + 2) });
+      const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
+        `Word of token ${i + 1}`, parseWord, (v) => { state.words[i] = v; }, state.words[i], rowMessages, (v) => `“${v}”`);
+      const cells = cols.map((j) => field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
+        `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { state.inputs[i * D + j] = v; }, state.inputs[i * D + j], rowMessages));
+      gridFields.push(word, ...cells);
+      // the header as text (x⁽¹⁾), which every reader and checker takes for the header's name
+      tbody.append(h('tr', null, h('th', { scope: 'row', class: 'token-head' }, h('i', { text: 'x' }), `⁽${sup(i + 1)}⁾`), h('td', null, word.input), cells.map((c) => h('td', null, c.input))),
+        h('tr', { class: 'err-row' }, rowMessages));
+    }
+    table.replaceChildren(h('caption', { text: `The input tokens: a word and its ${D}-dimensional embedding x(i)` }),
+      h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'token' }), h('th', { scope: 'col', text: 'word' }),
+        cols.map((j) => h('th', { scope: 'col', text: `x${j + 1}` })))), tbody);
+    sizeText.textContent = `${count(T, 'token')} × ${count(D, 'dimension')}`;
+    addToken.disabled = T >= LIMITS.tokensMax; removeToken.disabled = T <= LIMITS.tokensMin;
+    addDim.disabled = D >= LIMITS.dInMax; removeDim.disabled = D <= 1;
   }
-  table.append(tbody);
+
+  // The size: rows and columns added (0s, words token7, ...) or removed, always the last one; every
+  // section follows.
+  const sizeButton = (testid, text, title) => h('button', { type: 'button', 'data-testid': testid, text, title });
+  const addToken = sizeButton('add-token', 'Add token', 'Adds a token of 0s after the last one'), removeToken = sizeButton('remove-token', 'Remove token', 'Removes the last token');
+  const addDim = sizeButton('add-dim', 'Add dimension', 'Adds a 0 to every token'), removeDim = sizeButton('remove-dim', 'Remove dimension', 'Removes every token’s last value');
+  const sizeText = h('span', { class: 'size', 'data-testid': 'editor-size', 'aria-live': 'polite' });
+  function resize(tokens, d_in) {
+    Object.assign(state, resizeState(state, tokens, d_in));
+    buildGrid();
+    ctx.recompute();
+  }
+  addToken.addEventListener('click', () => resize(state.tokens + 1, state.d_in));
+  removeToken.addEventListener('click', () => resize(state.tokens - 1, state.d_in));
+  addDim.addEventListener('click', () => resize(state.tokens, state.d_in + 1));
+  removeDim.addEventListener('click', () => resize(state.tokens, state.d_in - 1));
 
   const seedHelp = h('p', { class: 'hint', id: uid('seed-help'), 'data-testid': 'seed-rule', text: SEED_RULE });
-  const seedInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: 'book’s', 'data-testid': 'seed' }),
-    'Seed', parseSeed, (v) => { ctx.state.seed = v; }, () => (book.seed === null ? '' : String(book.seed)));
-  const dOutInput = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
-    'd_out', parseDOut, (v) => { ctx.state.d_out = v; }, () => String(book.d_out));
+  const seed = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: 'book’s', 'data-testid': 'seed' }),
+    'Seed', parseSeed, (v) => { state.seed = v; }, state.seed, messages, (v) => (v === null ? 'the book’s seeds' : `seed ${v}`));
+  const dOut = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
+    'd_out', parseDOut, (v) => { state.d_out = v; }, state.d_out, messages, (v) => `d_out = ${v}`);
   const reset = h('button', { type: 'button', 'data-testid': 'reset', text: book.custom ? 'Reset to the starting values' : 'Reset to the book’s values' });
-  reset.addEventListener('click', () => { fill(); ctx.recompute(); });
-
-  // Puts the book's values in every field and clears every mark.
-  function fill() {
-    for (const f of fields) { f.input.value = f.bookText(); check(f); }
-  }
-  fill();
+  reset.addEventListener('click', () => {
+    for (const [f, v] of [[seed, book.seed], [dOut, book.d_out]]) { f.input.value = v === null ? '' : String(v); check(f); f.before = f.current; }
+    Object.assign(state, { words: book.words.slice(), inputs: book.inputs.slice(), tokens: book.tokens, d_in: book.d_in });
+    buildGrid();
+    ctx.recompute();
+  });
+  buildGrid();
 
   const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'α = softmax(ω / √d_k) for these inputs (§3.4.1)',
     testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
 
   // collapsed at first: the first screen shows the attention itself, not a form
   const el = h('details', { class: 'editor' },
-    h('summary', { text: 'Edit the inputs: words, vectors, seed, d_out' }),
+    h('summary', { text: 'Edit the inputs: words, vectors, their number, seed, d_out' }),
     para(`Change any value and every tensor below is recomputed by the engine at once. ${book.custom ? 'The starting values' : 'The book’s values'} come back with Reset.`),
     h('div', { class: 'editor-body' }, h('div', { class: 'scroll' }, table), preview.el),
-    h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seedInput, ')'), h('label', null, 'd_out = ', dOutInput), reset),
+    h('div', { class: 'controls size-controls' }, sizeText,
+      h('span', { class: 'size-group' }, addToken, removeToken), h('span', { class: 'size-group' }, addDim, removeDim)),
+    h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seed.input, ')'), h('label', null, 'd_out = ', dOut.input), reset),
     seedHelp, messages);
 
   // An edit: the preview redrawn from §3.4's engine answer (the same call the section makes), when it changed.
   let shown = null;
   function update() {
     const answer = ctx.data('step-by-step');
-    const key = `${answer.text}\u0000${ctx.state.words.join('\u0000')}`;
+    const key = `${answer.text}\u0000${state.words.join('\u0000')}`;
     if (key === shown) return;
     shown = key;
     const w = answer.get('attn_weights');
-    preview.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: ctx.state.words, colLabels: ctx.state.words });
+    preview.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: state.words, colLabels: state.words });
   }
   return { el, update };
 }

@@ -16,6 +16,7 @@ import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
 import { drawingSettled } from './views/dom.js';
+import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
 
 // The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -69,6 +70,10 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   // AttentionLab.configure({base}) is heard before anything loads.
   connectedCallback() {
     connected.add(this);
+    if (!this.started) {
+      upgradeHostProperties(this);
+      this.updateComplete = this.visibleUpdateComplete = this.nextBuild();
+    }
     queueMicrotask(() => {
       if (!this.isConnected || this.started) return;
       this.started = true;
@@ -87,7 +92,40 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
   attributeChangedCallback(name, old, value) {
     if (name === 'theme' && THEMES.has(themeOf(old)) && THEMES.has(themeOf(value))) return;
-    if (this.started && this.isConnected) this.render();
+    if (old === value) return;
+    // the next build keeps the learner's edits except this value (host-api.js)
+    if (EXAMPLE_ATTRIBUTES.includes(name)) (this.changedExample ??= new Set()).add(name);
+    if (this.started && this.isConnected) { this.updateComplete = this.visibleUpdateComplete = this.nextBuild(); this.render(); }
+  }
+
+  // The host's API (README, "For host pages"); the properties are defined by host-api.js.
+  // el.state: the learner's current values; el.results: §3.4's weights and context vectors for them.
+  // Both null until the first numbers are shown.
+  get state() { return this.liveState && this.labCtx ? stateSnapshot(this.liveState) : null; }
+  get results() {
+    if (!this.labCtx) return null;
+    try { return resultsOf(this.labCtx.data('step-by-step')); } catch { return null; }
+  }
+  // el.reset(): the author's example again (the attributes), dropping the learner's edits and T.
+  reset() {
+    this.liveState = null;
+    this.changedExample?.clear();
+    if (this.started && this.isConnected) { this.updateComplete = this.visibleUpdateComplete = this.nextBuild(); this.render(); }
+    return this.updateComplete;
+  }
+  // A promise for the next build's first pass, or its message: what updateComplete is while a host's
+  // change rebuilds the element.
+  nextBuild() { return new Promise((resolve) => (this.buildWaiters ??= []).push(resolve)); }
+  settleBuildWaiters(done) {
+    const waiters = this.buildWaiters || [];
+    this.buildWaiters = [];
+    for (const resolve of waiters) resolve(done);
+  }
+  // attention-lab-change: after a learner's edit, once its numbers are computed (composed: it leaves the
+  // shadow root; bubbles: a listener on an ancestor hears it).
+  announceChange() {
+    const detail = { state: this.state, results: this.results };
+    this.dispatchEvent(new CustomEvent('attention-lab-change', { detail, bubbles: true, composed: true }));
   }
 
   // The folder of this element's files (engine, worker; KaTeX too, for the first element): its
@@ -101,6 +139,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   // A visible sentence instead of the content (bad attribute, engine that would not load).
   showMessage(text) {
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
+    this.settleBuildWaiters();
   }
 
   async render() {
@@ -156,8 +195,9 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
     const answers = new Map();       // request text -> the engine's answer, for the current edit
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
+    let eventQueued = false;
     const ctx = {
-      engine, book, start, base: this.filesBase, state: { ...start, words: start.words.slice(), inputs: start.inputs.slice() }, open: section === 'all',
+      engine, book, start, base: this.filesBase, state: keepLearnerEdits(this.liveState, start, this.changedExample || new Set()), open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs
       // (asked once per edit: the editor's preview and §3.4 ask for the same).
@@ -201,6 +241,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
           if (!first) {
             for (const s of sections) if (near.has(s)) updateSection(s);
             shown();
+            if (this.generation === generation) this.announceChange();
           }
           try {
             for (const s of sections) {
@@ -220,7 +261,16 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
         })();
         return this.updateComplete;
       },
+      // A learner's edit that needs no recompute (the temperature slider): the change event, once per frame.
+      changed: () => {
+        if (eventQueued) return;
+        eventQueued = true;
+        nextFrame().then(() => { eventQueued = false; if (this.generation === generation) this.announceChange(); });
+      },
     };
+    this.liveState = ctx.state;
+    this.labCtx = ctx;
+    this.changedExample?.clear();
     let edits = 0;
     let loading = true;        // the first pass: it shows every section, one per task, in page order
     const shows = new Map();   // section -> the edit it shows
@@ -267,6 +317,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);
     const done = ctx.recompute();
+    this.settleBuildWaiters(done);
     // index.html#temperature: scroll to the section once it has its content (the whole page only)
     this.fragment?.stop();
     this.fragment = section === 'all' ? followFragment(this.shadowRoot) : null;
@@ -291,6 +342,7 @@ function configure(options = {}) {
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get('attention-lab')) {
+  defineHostProperties(AttentionLabElement.prototype);
   customElements.define('attention-lab', AttentionLabElement);
   self.AttentionLab = Object.freeze({ configure, version: VERSION });
 }

@@ -117,3 +117,15 @@ function parseInteger(text, lo, hi, example) {
 }
 export const parseSeed = (t) => (t.trim() === '' ? { value: null } : parseInteger(t, 0, LIMITS.seedMax, 123));
 export const parseDOut = (t) => parseInteger(t, 1, LIMITS.dOutMax, BOOK_D_OUT);
+
+// The state with tokens × d_in inputs: rows or columns added at the end hold 0 (new words are
+// "token7", ...), removed ones are dropped from the end. The learner's editor calls it; the sizes
+// stay within LIMITS (the caller's buttons check).
+export function resizeState(state, tokens, d_in) {
+  const inputs = [];
+  for (let i = 0; i < tokens; i++) {
+    for (let j = 0; j < d_in; j++) inputs.push(i < state.tokens && j < state.d_in ? state.inputs[i * state.d_in + j] : 0);
+  }
+  const words = Array.from({ length: tokens }, (_, i) => (i < state.tokens ? state.words[i] : `token${i + 1}`));
+  return { ...state, tokens, d_in, inputs, words };
+}

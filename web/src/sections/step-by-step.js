@@ -1,12 +1,13 @@
-// Section "step-by-step" (§3.4.1, the first source document): x, W_query, W_key, W_value (at 1 decimal,
-// as the book's figure), the queries, keys and values, the scores, weights and context vectors, drawn as
-// matrix views with PyTorch's print under each, and a stepper that writes out every product of §3.4.1
-// for token 2. Every number is the engine's (one sectionData call); the views are built once and
-// updated in place, so focus and the step survive an edit.
+// Section "step-by-step" (§3.4.1, the first source document): scaled dot-product attention built up by a
+// stepper for token 2, then for every token. x, W_query, W_key, W_value (at 1 decimal, as the book's
+// figure), the queries, keys and values, the scores, row 2's way through softmax, the weights, z(2)'s
+// running sums and the context vectors are drawn as matrix views, each filled in by the step that
+// computes it. Every number is the engine's; the views are built once and updated in place, so focus
+// and the step survive an edit.
 import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
-import { matrixView, stepper } from '../views/index.js';
+import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
 
 export default {
   id: 'step-by-step',
@@ -20,51 +21,117 @@ const sub = (n) => String(n).replace(/\d/g, (d) => SUB[d]);
 const sup = (n) => String(n).replace(/\d/g, (d) => SUP[d]);
 const rowOf = (t, i) => t.values.slice(i * t.shape[1], (i + 1) * t.shape[1]);
 const colOf = (t, j) => Array.from({ length: t.shape[0] }, (_, i) => t.values[i * t.shape[1] + j]);
-const vec = (vals) => `[${vals.map(fixed4).join(', ')}]`;
+const transpose = (t) => range(t.shape[1]).flatMap((j) => colOf(t, j));
+const f4 = (v) => fixed(v, 4);   // 4 decimals with a true minus sign
+const vec = (vals) => `[${vals.map(f4).join(', ')}]`;
+// A factor in a written product: a negative one in parentheses, "0.5500·(−0.2000)", never "+ -0.2".
+const factor = (v) => (v < 0 ? `(${f4(v)})` : f4(v));
+const texFactor = (v) => (v < 0 ? `(${fixed4(v)})` : fixed4(v));
 // A long sum as lines of KaTeX's aligned environment, two terms a line, so that it fits a phone:
 // "&= t1 + t2 \\ &\quad + t3 + t4 …" in TeX (the caller writes what comes before and after).
 const sumLines = (terms) => terms.map((t, j) => (j % 2 ? ` + ${t}` : `${j ? ' \\\\ &\\quad + ' : '&= '}${t}`)).join('');
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const dims = (n, stem) => range(n).map((j) => `${stem}${j + 1}`);
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 // A view's data from an engine result: its values, their shortest texts and PyTorch's print.
 const drawn = (r, rowLabels, colLabels) => ({ values: r.values, texts: r.values.map(String), shape: r.shape, print: r.line ?? r.print, rowLabels, colLabels });
+// One tensor of a step's compact drawing (views/step-focus.js); a big one is drawn as its name and shape.
+const FOCUS_MAX_CELLS = 48;
+const part = (role, label, values, shape, extra = {}) => ({ role, label, values, shape, texts: values.map(String), ...extra, compact: values.length > FOCUS_MAX_CELLS });
 
-// The steps of §3.4.1 for token 2, each caption written from the engine's numbers at 4 decimals. A sum
-// whose operands are rounded is written with ≈: the engine's result, not the sum of the rounded terms.
-export function projectionSteps(R, words) {
-  const n = R.inputs.shape[0], dOut = R.queries.shape[1];
+// The id of the step that computes ω₂₂ (a 'stepgate' listener can hold the stepper before it, to ask
+// the learner for a prediction first: views/stepper.js).
+export const OMEGA22_STEP = 'omega-22';
+
+// The steps of §3.4.1 for token 2, then the same for every token (§3.4.2's matrix form), each caption
+// written from the engine's numbers at 4 decimals. A sum whose operands are rounded is written with
+// ≈: the engine's result, not the sum of the rounded terms. Each step says what it computes
+// (reveals: drawn empty until then), what it outlines, and draws its operands and result (focus).
+//   R: the engine's tensors; partial: z⁽²⁾'s running sums, row j = α₂₁v⁽¹⁾ + … + α₂ⱼ₊₁v⁽ʲ⁺¹⁾ (engine)
+export function projectionSteps(R, words, partial) {
+  const n = R.inputs.shape[0], dIn = R.inputs.shape[1], dOut = R.queries.shape[1];
   const x2 = rowOf(R.inputs, 1), q2 = rowOf(R.queries, 1), s2 = rowOf(R.attn_scores, 1);
   const scaled2 = R.scaled_scores_2.values, exps2 = R.exps_2.values, sum2 = R.exps_2_sum.values[0];
   const a2 = rowOf(R.attn_weights, 1), z2 = rowOf(R.context_vec, 1);
-  const all = range(n), dotText = (a, b) => a.map((v, i) => `${fixed4(v)}·${fixed4(b[i])}`).join(' + ');
+  const all = range(n), dotText = (a, b) => a.map((v, i) => `${factor(v)}·${factor(b[i])}`).join(' + ');
+  const sqrtText = f4(Math.sqrt(dOut));
+  const x2Part = part('operand', `x⁽²⁾ “${words[1]}”`, x2, [1, dIn]);
   const steps = [];
   for (let j = 0; j < dOut; j++) {
-    steps.push({ caption: `q⁽²⁾${sub(j + 1)} = x⁽²⁾ (“${words[1]}”) · column ${j + 1} of W_q = ${dotText(x2, colOf(R.W_query, j))} ≈ ${fixed4(q2[j])}`,
-      highlights: { x: { rows: [1] }, Wq: { cols: [j] }, q: { cells: [[1, j]] } } });
+    steps.push({ caption: `q⁽²⁾${sub(j + 1)} = x⁽²⁾ (“${words[1]}”) · column ${j + 1} of W_q = ${dotText(x2, colOf(R.W_query, j))} ≈ ${f4(q2[j])}`,
+      highlights: { x: { rows: [1] }, Wq: { cols: [j] }, q: { cells: [[1, j]] } },
+      reveals: { q: { cells: [[1, j]] } },
+      focus: () => stepFocus([x2Part, '·', part('operand', `W_q column ${j + 1}`, colOf(R.W_query, j), [dIn, 1]), '=', part('result', `q⁽²⁾${sub(j + 1)}`, [q2[j]], [1, 1])]) });
   }
-  steps.push({ caption: `The keys the same way, every token’s x⁽ʲ⁾ times W_k: k⁽²⁾ = ${vec(rowOf(R.keys, 1))}.`,
-    highlights: { x: { rows: all }, Wk: { rows: range(R.W_key.shape[0]) }, k: { rows: all } } });
-  steps.push({ caption: `And the values, x⁽ʲ⁾ times W_v: v⁽²⁾ = ${vec(rowOf(R.values, 1))}.`,
-    highlights: { x: { rows: all }, Wv: { rows: range(R.W_value.shape[0]) }, v: { rows: all } } });
+  for (const [key, W, name, letter] of [['k', R.W_key, 'keys', 'k'], ['v', R.W_value, 'values', 'v']]) {
+    const t = R[name], Wkey = key === 'k' ? 'Wk' : 'Wv', Wname = key === 'k' ? 'W_k' : 'W_v';
+    steps.push({ caption: `The ${name} the same way, every token’s x⁽ʲ⁾ times ${Wname} (all ${n} rows, not just token 2’s): ${letter}⁽²⁾ = ${vec(rowOf(t, 1))}.`,
+      highlights: { x: { rows: all }, [Wkey]: { rows: range(W.shape[0]) }, [key]: { rows: all } },
+      reveals: { [key]: { rows: all } },
+      focus: () => stepFocus([part('operand', 'x', R.inputs.values, R.inputs.shape), '·', part('operand', Wname, W.values, W.shape), '=', part('result', name, t.values, t.shape)]) });
+  }
   for (let j = 0; j < n; j++) {
-    steps.push({ caption: `ω₂${sub(j + 1)} = q⁽²⁾ · k⁽${sup(j + 1)}⁾ = ${dotText(q2, rowOf(R.keys, j))} ≈ ${fixed4(s2[j])}`,
-      highlights: { q: { rows: [1] }, k: { rows: [j] }, scores: { cells: [[1, j]] } } });
+    steps.push({ id: j === 1 ? OMEGA22_STEP : undefined,
+      caption: `ω₂${sub(j + 1)} = q⁽²⁾ · k⁽${sup(j + 1)}⁾ = ${dotText(q2, rowOf(R.keys, j))} ≈ ${f4(s2[j])}`,
+      highlights: { q: { rows: [1] }, k: { rows: [j] }, scores: { cells: [[1, j]] } },
+      reveals: { scores: { cells: [[1, j]] } },
+      focus: () => stepFocus([part('operand', 'q⁽²⁾', q2, [1, dOut]), '·', part('operand', `k⁽${sup(j + 1)}⁾ᵀ`, rowOf(R.keys, j), [dOut, 1]), '=', part('result', `ω₂${sub(j + 1)}`, [s2[j]], [1, 1])]) });
   }
-  steps.push({ caption: `Divide row 2 by √d_k = √${dOut} ≈ ${fixed4(Math.sqrt(dOut))}: ω₂ / √d_k = ${vec(scaled2)}`,
-    highlights: { scores: { rows: [1] } } });
-  steps.push({ caption: `Softmax, first each exp: exp(ω₂ⱼ / √d_k) = ${vec(exps2)}`, highlights: { scores: { rows: [1] } } });
-  steps.push({ caption: `Their sum: ${exps2.map(fixed4).join(' + ')} ≈ ${fixed4(sum2)}`, highlights: { scores: { rows: [1] } } });
-  steps.push({ caption: `Each exp divided by the sum: α₂ = ${vec(a2)}, and ${a2.map(fixed4).join(' + ')} ≈ 1.`,
-    highlights: { scores: { rows: [1] }, weights: { rows: [1] } } });
-  const running = new Array(dOut).fill(0);
+  steps.push({ caption: `Divide row 2 by √d_k = √${dOut} ≈ ${sqrtText}: ω₂ / √d_k = ${vec(scaled2)}`,
+    highlights: { scores: { rows: [1] }, scaled: { rows: [0] } },
+    reveals: { scaled: { rows: [0] } },
+    focus: () => stepFocus([part('operand', 'ω₂', s2, [1, n]), `÷ ${sqrtText} =`, part('result', 'ω₂ / √d_k', scaled2, [1, n])]) });
+  steps.push({ caption: `Softmax, first each exp: exp(ω₂ⱼ / √d_k) = ${vec(exps2)}`,
+    highlights: { scaled: { rows: [0] }, exps: { rows: [0] } },
+    reveals: { exps: { rows: [0] } },
+    focus: () => stepFocus([part('operand', 'ω₂ / √d_k', scaled2, [1, n]), 'exp →', part('result', 'exp(ω₂ / √d_k)', exps2, [1, n])]) });
+  steps.push({ caption: `Their sum: ${exps2.map(f4).join(' + ')} ≈ ${f4(sum2)}`,
+    highlights: { exps: { rows: [0] }, sum: { cells: [[0, 0]] } },
+    reveals: { sum: { cells: [[0, 0]] } },
+    focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), 'Σ =', part('result', 'their sum', [sum2], [1, 1])]) });
+  steps.push({ caption: `Each exp divided by the sum: α₂ = ${vec(a2)}, and ${a2.map(f4).join(' + ')} ≈ 1.`,
+    highlights: { exps: { rows: [0] }, sum: { cells: [[0, 0]] }, weights: { rows: [1] } },
+    reveals: { weights: { rows: [1] } },
+    focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), '÷', part('operand', 'sum', [sum2], [1, 1]), '=', part('result', 'α₂', a2, [1, n])]) });
   for (let j = 0; j < n; j++) {
-    const vj = rowOf(R.values, j);
-    vj.forEach((v, d) => { running[d] += a2[j] * v; });
-    const last = j === n - 1;
-    steps.push({ caption: `z⁽²⁾ ${j ? '+' : ''}= α₂${sub(j + 1)} · v⁽${sup(j + 1)}⁾ = ${fixed4(a2[j])} · ${vec(vj)}${last ? ` → z⁽²⁾ = ${vec(z2)}` : `; so far ≈ ${vec(running)}`}`,
-      highlights: { weights: { cells: [[1, j]] }, v: { rows: [j] }, z: last ? { rows: [1] } : null } });
+    const vj = rowOf(R.values, j), last = j === n - 1;
+    const soFar = partial.values.slice(j * dOut, (j + 1) * dOut), before = j ? partial.values.slice((j - 1) * dOut, j * dOut) : null;
+    steps.push({ caption: `z⁽²⁾ ${j ? '+' : ''}= α₂${sub(j + 1)} · v⁽${sup(j + 1)}⁾ = ${f4(a2[j])} · ${vec(vj)}${last ? ` → z⁽²⁾ = ${vec(z2)}` : `; so far ≈ ${vec(soFar)}`}`,
+      highlights: { weights: { cells: [[1, j]] }, v: { rows: [j] }, partial: { rows: [j] }, z: last ? { rows: [1] } : null },
+      reveals: { partial: { rows: [j] }, ...(last ? { z: { rows: [1] } } : {}) },
+      focus: () => stepFocus([part('operand', `α₂${sub(j + 1)}`, [a2[j]], [1, 1]), '·', part('operand', `v⁽${sup(j + 1)}⁾`, vj, [1, dOut]),
+        ...(before ? ['+', part('operand', `z⁽²⁾ after ${j} ${j === 1 ? 'term' : 'terms'}`, before, [1, dOut])] : []),
+        '=', part('result', last ? 'z⁽²⁾' : `z⁽²⁾ after ${j + 1} ${j ? 'terms' : 'term'}`, soFar, [1, dOut])]) });
   }
+  // every token at once: the matrix form, softmax(QKᵀ / √d_k) · V
+  steps.push({ caption: `Every token’s query the same way, all at once: Q = x · W_q, a ${n}×${dOut} matrix whose row 2 is q⁽²⁾.`,
+    highlights: { x: { rows: all }, Wq: { rows: range(dIn) }, q: { rows: all } },
+    reveals: { q: { rows: all } },
+    focus: () => stepFocus([part('operand', 'x', R.inputs.values, R.inputs.shape), '·', part('operand', 'W_q', R.W_query.values, R.W_query.shape), '=', part('result', 'Q', R.queries.values, R.queries.shape)]) });
+  steps.push({ caption: `Every query against every key: ω = Q · Kᵀ, ${n}×${n}; row 2 is the six scores above.`,
+    highlights: { q: { rows: all }, k: { rows: all }, scores: { rows: all } },
+    reveals: { scores: { rows: all } },
+    focus: () => stepFocus([part('operand', 'Q', R.queries.values, R.queries.shape), '·', part('operand', 'Kᵀ', transpose(R.keys), [dOut, n]), '=', part('result', 'ω', R.attn_scores.values, R.attn_scores.shape)]) });
+  steps.push({ caption: `Every row scaled by √d_k ≈ ${sqrtText} and put through softmax: α = softmax(ω / √d_k), each row summing to 1.`,
+    highlights: { scores: { rows: all }, weights: { rows: all } },
+    reveals: { weights: { rows: all } },
+    focus: () => stepFocus([part('operand', 'ω', R.attn_scores.values, R.attn_scores.shape), `softmax(· ÷ ${sqrtText}) →`, part('result', 'α', R.attn_weights.values, R.attn_weights.shape)]) });
+  steps.push({ caption: `Every context vector at once: Z = α · V, ${n}×${dOut}, whose row 2 is z⁽²⁾ = ${vec(z2)}`,
+    highlights: { weights: { rows: all }, v: { rows: all }, z: { rows: all } },
+    reveals: { z: { rows: all } },
+    focus: () => stepFocus([part('operand', 'α', R.attn_weights.values, R.attn_weights.shape), '·', part('operand', 'V', R.values.values, R.values.shape), '=', part('result', 'Z', R.context_vec.values, R.context_vec.shape)]) });
   return steps;
+}
+
+// z⁽²⁾'s running sums, computed by the engine: row j = α₂[:j+1] · values[:j+1], as one product of the
+// lower-triangular matrix of α₂'s prefixes with the values (the zeros add nothing).
+function partialSums(engine, a2, values) {
+  const n = a2.length;
+  const a = range(n).map((j) => a2.map((w, i) => (i <= j ? w : 0)));
+  const b = range(n).map((j) => rowOf(values, j));
+  const answer = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'matmul', a, b })));
+  const number = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === 'nan' ? NaN : Number(v));
+  return { shape: answer.shape, values: answer.values.map(number) };
 }
 
 function build(ctx) {
@@ -76,43 +143,67 @@ function build(ctx) {
     Wq: view('W_query', 'W_q', { decimals: 1, rowName: 'input', colName: 'output' }),
     Wk: view('W_key', 'W_k', { decimals: 1, rowName: 'input', colName: 'output' }),
     Wv: view('W_value', 'W_v', { decimals: 1, rowName: 'input', colName: 'output' }),
-    q: view('queries', 'queries = x W_q'),
-    k: view('keys', 'keys = x W_k'),
-    v: view('values', 'values = x W_v'),
-    scores: view('attn_scores', 'ω = queries · keysᵀ', { rowName: 'query', colName: 'key' }),
+    q: view('queries', 'queries Q = x W_q'),
+    k: view('keys', 'keys K = x W_k'),
+    v: view('values', 'values V = x W_v'),
+    scores: view('attn_scores', 'ω = Q Kᵀ', { rowName: 'query', colName: 'key' }),
+    scaled: view('scaled_scores_2', 'ω₂ / √d_k', { rowName: 'query', colName: 'key' }),
+    exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: 'query', colName: 'key', legend: false }),
+    sum: view('exps_2_sum', 'their sum', { rowName: 'sum', colName: 'of', legend: false }),
     weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] }),
-    z: view('context_vec', 'z = α · values'),
+    partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: 'dimension' }),
+    z: view('context_vec', 'Z = α V', { rowName: 'token', colName: 'dimension' }),
   };
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
     h('div', { class: 'stage-row' }, views.q.el, views.k.el, views.v.el),
-    h('div', { class: 'stage-row' }, views.scores.el, views.weights.el, views.z.el));
+    h('div', { class: 'stage-row' }, views.scores.el, h('div', { class: 'stage-stack' }, views.scaled.el, views.exps.el, views.sum.el)),
+    h('div', { class: 'stage-row' }, views.weights.el, views.partial.el, views.z.el));
 
-  // After a step the learner took (not after an edit), the step's result, its last outlined cell, is
-  // brought into sight below the sticky caption if it is off screen.
+  // After a step the learner took (not after an edit): the step's own drawing (in the sticky head)
+  // wholly on screen, and the step's result in the stage below brought into sight under it.
   const showResult = () => requestAnimationFrame(() => {
+    const head = walk.el.querySelector('.stepper-head');
+    let box = head.getBoundingClientRect();
+    if (box.bottom > innerHeight || box.top < 0) { scrollBy(0, box.bottom > innerHeight ? box.bottom - innerHeight + 8 : box.top - 8); box = head.getBoundingClientRect(); }
     const marked = walk.stage.querySelectorAll('td[data-hl]');
     const target = marked[marked.length - 1];
     if (!target) return;
-    const r = target.getBoundingClientRect(), head = walk.el.querySelector('.stepper-head').getBoundingClientRect();
-    if (r.top < head.bottom || r.bottom > innerHeight) target.scrollIntoView({ block: 'center' });
+    const r = target.getBoundingClientRect(), view = target.closest('.mv').getBoundingClientRect();
+    // the whole view with its title when it fits under the head, else the cell; only while the head
+    // stays in sight (it sticks to the top of the screen within the stepper)
+    const anchor = view.height + 12 <= innerHeight - box.bottom ? view : r;
+    if (r.top < box.bottom || r.bottom > innerHeight) {
+      const by = anchor.top - box.bottom - 12, room = walk.el.getBoundingClientRect().bottom - by - box.height;
+      if (room > 0) scrollBy(0, by);
+    }
   });
   walk.el.addEventListener('click', (e) => { if (e.target.closest('.stepper-btn')) showResult(); });
   walk.el.addEventListener('keydown', (e) => { if (['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(e.key) && e.defaultPrevented && !e.target.closest('.mv')) showResult(); });
 
   // Linked highlighting: a score or weight (i, j) comes from q(i) and k(j), and weighs v(j) in z(i).
+  // Drawn as linked (dashed, blue), unlike the step's own outlines.
   const link = (e) => {
-    const { row, col } = e.detail;
-    views.q.highlight({ rows: [row] }); views.k.highlight({ rows: [col] }); views.v.highlight({ rows: [col] });
-    views.z.highlight({ rows: [row] });
-    (e.currentTarget === views.scores.el ? views.weights : views.scores).highlight({ cells: [[row, col]] });
+    const { row, col } = e.detail, linked = { linked: true };
+    views.q.highlight({ rows: [row] }, linked); views.k.highlight({ rows: [col] }, linked); views.v.highlight({ rows: [col] }, linked);
+    views.z.highlight({ rows: [row] }, linked);
+    (e.currentTarget === views.scores.el ? views.weights : views.scores).highlight({ cells: [[row, col]] }, linked);
   };
   for (const v of [views.scores, views.weights]) {
     v.el.addEventListener('cellhover', link);
     v.el.addEventListener('cellfocus', link);
     v.el.addEventListener('cellleave', () => walk.refresh());
   }
+  // The pipeline's stages link to their drawings (a fragment link cannot reach into a shadow root).
+  el.addEventListener('click', (e) => {
+    const link = e.target.closest('a[data-drawing]');
+    if (!link) return;
+    e.preventDefault();
+    const target = views[link.dataset.drawing];
+    target.el.scrollIntoView({ block: 'center' });
+    target.focusCell(0, 0);
+  });
 
   function update() {
     const st = ctx.state, words = st.words;
@@ -123,13 +214,13 @@ function build(ctx) {
     const d_in = r('inputs').shape[1], dk = keys.shape[1];
     const k2 = keys.values.slice(dk, 2 * dk);
     const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
-    const dot = q2.values.map((q, j) => `${fixed4(q)}\\cdot ${fixed4(k2[j])}`);
+    const dot = q2.values.map((q, j) => `${texFactor(q)}\\cdot ${texFactor(k2[j])}`);
     const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
 
     const R = { inputs: r('inputs'), W_query: r('3.4.1/W_query'), W_key: r('3.4.1/W_key'), W_value: r('3.4.1/W_value'),
       queries: r('queries'), keys, values, attn_scores: r('attn_scores'), attn_weights: r('attn_weights'), context_vec: r('context_vec'),
       scaled_scores_2: r('scaled_scores_2'), exps_2: r('exps_2'), exps_2_sum: r('exps_2_sum') };
-    const dOut = dims(dk, 'd'), inDims = dims(d_in, 'x');
+    const dOut = dims(dk, 'd'), inDims = dims(d_in, 'x'), n = R.inputs.shape[0];
     views.x.update(drawn(R.inputs, words, inDims));
     for (const [key, name] of [['Wq', 'W_query'], ['Wk', 'W_key'], ['Wv', 'W_value']]) views[key].update(drawn(R[name], inDims, dOut));
     views.q.update(drawn(R.queries, words, dOut));
@@ -138,14 +229,32 @@ function build(ctx) {
     views.scores.update(drawn(R.attn_scores, words, words));
     views.weights.update(drawn(R.attn_weights, words, words));
     views.z.update(drawn(R.context_vec, words, dOut));
-    walk.setSteps(projectionSteps(R, words));
+    const row2 = [words[1]];
+    // (their prints are in the code cells below)
+    views.scaled.update({ ...drawn({ ...R.scaled_scores_2, shape: [1, n] }, row2, words), print: null });
+    views.exps.update({ ...drawn({ ...R.exps_2, shape: [1, n] }, row2, words), print: null });
+    views.sum.update({ ...drawn({ ...R.exps_2_sum, shape: [1, 1] }, ['Σ'], ['row 2']), print: null });
+    const partial = partialSums(ctx.engine, rowOf(R.attn_weights, 1), values);
+    views.partial.update({ values: partial.values, texts: partial.values.map(String), shape: partial.shape, rowLabels: words, colLabels: dOut });
+    walk.setSteps(projectionSteps(R, words, partial));
+    const shape = (t) => t.shape.join('×');
+    const stage = (drawing, text) => h('a', { href: '#step-by-step', 'data-drawing': drawing, class: 'pipeline-stage' }, text);
 
     show(body,
       para('The simplified mechanism of §3.3 (rung 1, further down) had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
       tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
-      para(`${dOutText}. Step through the computation of z(2) with Next and Back (or ← →): each step writes out its arithmetic and outlines its operands.`),
+      para(`${dOutText}. `, d_in !== dk
+        ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
+        : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
+      h('p', null, 'Put together, this is ', h('strong', { text: 'scaled dot-product attention' }), ', softmax(QKᵀ / √d_k) · V. With your inputs the shapes flow like this (each stage links to its drawing):'),
+      h('p', { class: 'pipeline', 'data-testid': 'sdpa-pipeline' },
+        stage('x', `x (${shape(R.inputs)})`), ' → ', stage('q', 'Q'), ', ', stage('k', 'K'), ', ', stage('v', `V (${shape(R.queries)})`),
+        ' → ', stage('scores', `QKᵀ (${shape(R.attn_scores)})`), ' → ', stage('scaled', '÷ √d_k'), ' → ', stage('weights', `softmax (${shape(R.attn_weights)})`),
+        ' → ', stage('z', `· V (${shape(R.context_vec)})`)),
+      para('Step through it for token 2 with Next and Back (or ← →): a value not yet computed is drawn empty, and each step draws its operands and its result, with the digits its caption uses, under the caption.'),
       place(walk.el),
-      para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal, and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see the query, key and value it links and its row of z.'),
+      para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (here still random, from torch.rand with the seed), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
+      para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal (a step that uses them shows them with 4), and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see, dashed, the query, key and value it links and its row of z.'),
       codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\ntorch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
         q2.line, { cell: '3.4.1/query_2' }),
       para('Although only ', ['$', 'z^{(2)}'], ` (for “${words[1]}”) is wanted, the query is matched against every token and retrieves from every token, so all keys and values are computed at once:`),
@@ -163,7 +272,7 @@ function build(ctx) {
       h('h3', { text: 'The context vector, now built from values' }),
       tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
       h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
-      para(`Note z(2) has ${z2.shape[0]} entries now (d_out = ${st.d_out}), not ${d_in} like the inputs.`),
+      para(`Note z(2) has ${plural(z2.shape[0], 'entry', 'entries')} now (d_out = ${st.d_out}), ${z2.shape[0] === d_in ? `as many as the inputs (d_in = ${d_in})` : `not ${d_in} like the inputs`}.`),
       codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' }),
     );
   }

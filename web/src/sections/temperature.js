@@ -46,7 +46,8 @@ function build(ctx) {
   const tLabel = (T) => (T === sqrtDk ? `${T.toFixed(3)} (√d_k)` : T >= 10 ? T.toFixed(1) : T >= 0.1 ? T.toFixed(3) : T.toFixed(4));
   const pct = (pos) => `${((pos + 2 * T_STEPS_PER_DECADE) / (4 * T_STEPS_PER_DECADE)) * 100}%`;
 
-  slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(); });
+  // the learner's T is part of the element's state (el.state, attention-lab-change); null: √d_k
+  slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(); ctx.state.temperature = userT; ctx.changed?.(); });
 
   body.append(
     para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),

@@ -95,11 +95,45 @@ for step in range(${TRAIN_STEPS}):
     optimizer.step()
 print(f"step ${TRAIN_STEPS}: loss {F.mse_loss(ca(x), target).item():.4f}")
 
-with torch.no_grad():   # the weights of the first order, as forward computes them (the map above)
+with torch.no_grad():   # the weights for the tokens as written (order 1 of 4), as forward computes them (the map above)
     keys, queries = ca.W_key(x), ca.W_query(x)
     attn_scores = (queries @ keys.transpose(1, 2)).masked_fill(ca.mask.bool()[:T, :T], -torch.inf)
     print(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)[0])`;
 }
+
+// Whether the weights (every order's T × T block, flat) learned the task: every query from token 2 on
+// puts more than 0.5 of its weight on the previous token. {learned, failing: [{order, t, top, share}],
+// total}: the queries that did not (position t, the key it weighs most, its weight on the previous).
+export function previousTokenVerdict(weights, T, orders) {
+  const failing = [];
+  for (let o = 0; o < orders; o++) {
+    for (let t = 1; t < T; t++) {
+      const row = weights.slice((o * T + t) * T, (o * T + t + 1) * T);
+      const share = row[t - 1];
+      if (share > 0.5) continue;   // NaN fails too
+      let top = 0;
+      for (let j = 1; j <= t; j++) if (row[j] > row[top]) top = j;
+      failing.push({ order: o, t, top, share });
+    }
+  }
+  return { learned: failing.length === 0, failing, total: orders * (T - 1) };
+}
+
+// The verdict in words, for the first order's map (rows named by their words) and the other orders.
+export function verdictText(verdict, words) {
+  const { failing, total } = verdict;
+  if (!failing.length) return `Learned: in all four orders, every query from token 2 on puts more than 0.5 of its weight on the token before it (${total} of ${total}).`;
+  const inMap = failing.filter((f) => f.order === 0), elsewhere = failing.length - inMap.length;
+  // each row's numbers while they fit in a sentence; beyond three rows, their names
+  const rows = inMap.map((f) => `${f.t + 1} “${words[f.t]}”${inMap.length > 3 ? '' : ` (${fixed4(f.share)} on “${words[f.t - 1]}”, most on “${words[f.top]}”)`}`);
+  const list = rows.length <= 1 ? rows.join('') : `${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]}`;
+  return `Not learned: ${failing.length} of ${total} queries put 0.5 or less of their weight on the token before them. `
+    + (inMap.length ? `In the map, row${inMap.length === 1 ? '' : 's'} ${list}.` : 'In the map every row does; ')
+    + (elsewhere ? `${inMap.length ? ' ' : ''}${elsewhere} quer${elsewhere === 1 ? 'y' : 'ies'} in the other three orders ${elsewhere === 1 ? 'does' : 'do'} not.` : '');
+}
+
+// A loss that is not a number as Python prints it: nan, inf or -inf.
+const pythonFloat = (v) => (Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v));
 
 // A learning rate from the field: {value} or {error: a sentence}.
 export function parseLr(text) {
@@ -127,11 +161,14 @@ function build(ctx) {
   const status = h('p', { class: 'train-status' }, 'Step ', stepText, ` of ${TRAIN_STEPS}, loss `, lossText);
   const scrubber = h('input', { type: 'range', id: scrubId, min: '0', max: '0', step: '1', value: '0', 'data-testid': 'train-scrubber', disabled: true });
   const note = h('p', { class: 'hint', 'data-testid': 'train-note', 'aria-live': 'polite' });
+  // what the shown step's weights say, from the numbers (every frame while playing: not a live region)
+  const verdictEl = h('p', { class: 'train-verdict', 'data-testid': 'train-verdict', 'data-learned': 'false' });
   const controls = h('div', { class: 'train-controls' },
     h('div', { class: 'controls' }, playBtn, stepBtn, resetBtn,
-      h('label', { for: optId, text: 'Optimizer ' }), optSelect,
-      h('label', { for: lrId, text: 'Learning rate ' }), lrInput),
-    error, status,
+      // each label kept with its control when the row wraps (a phone)
+      h('span', { class: 'keep' }, h('label', { for: optId, text: 'Optimizer ' }), optSelect),
+      h('span', { class: 'keep' }, h('label', { for: lrId, text: 'Learning rate ' }), lrInput)),
+    error, status, verdictEl,
     h('p', { class: 'slider train-scrub' }, h('label', { for: scrubId, text: 'Replay a step (steps taken so far)' }), scrubber),
     note);
   // its y domain is set per run (linePlot reads options.y.domain at each draw): the curve grows into a
@@ -141,7 +178,7 @@ function build(ctx) {
     x: { label: 'step', domain: [0, TRAIN_STEPS] }, y: { label: 'loss', log: 10 }, series: [],
     describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
   const lossPlot = linePlot(lossOptions);
-  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights of the first order: query × key', testid: 'train-heatmap',
+  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights for the tokens as written (order 1 of 4): query × key', testid: 'train-heatmap',
     rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
   const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: `${name}.weight transposed`, title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
@@ -150,7 +187,8 @@ function build(ctx) {
   const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
 
   let task = null, taskKey = '';
-  let optimizer = 'adam', lr = OPTIMIZERS.get('adam').lr;
+  // lrBefore: the field's value before the learner began typing in it, which an invalid entry brings back
+  let optimizer = 'adam', lr = OPTIMIZERS.get('adam').lr, lrBefore = lr;
   let start = null;          // the untrained state: a one-step run (its record 0)
   let run = null;            // the whole run, once the learner asked for training and it is computed
   let computing = null;      // the run being computed: {session, every, losses, weights, history, parameters, then}
@@ -158,6 +196,7 @@ function build(ctx) {
   let playing = false, frame = 0;
 
   const every = () => (run ? run.every : 1);
+  const last = () => (run ? run.end : TRAIN_STEPS);   // the run's last step: earlier when its loss became NaN or ±Inf
   const source = () => run || start;
   // record index of step k
   const rec = (k) => k / every();
@@ -201,16 +240,22 @@ function build(ctx) {
         c.weights.push(...part.weights);
         c.history.push(...part.parameter_history);
         c.parameters = part.parameters;
-      } while (c.session.stepsLeft() > 0 && performance.now() - began < SLICE_MS);
+        c.broken = c.losses.findIndex((v) => !Number.isFinite(v));
+      } while (c.broken < 0 && c.session.stepsLeft() > 0 && performance.now() - began < SLICE_MS);
     } catch (e) { dropComputing(); stop(); fail(e); showStep(shown); return; }
-    if (c.session.stepsLeft() > 0) {
+    if (c.broken < 0 && c.session.stepsLeft() > 0) {
       setText(note, `Training: ${Math.min(c.losses.length, TRAIN_STEPS)} of ${TRAIN_STEPS} steps computed…`);
       nextTask().then(() => computeSlice(c));
       return;
     }
     dropComputing();
-    run = { losses: c.losses, weights: c.weights, parameter_history: c.history, parameters: c.parameters, every: c.every };
+    // a loss of NaN or ±Inf at step b: the run stops there (its last recorded step at or before b)
+    const end = c.broken < 0 ? TRAIN_STEPS : Math.floor(c.broken / c.every) * c.every;
+    const records = end / c.every + 1;
+    run = { losses: c.losses.slice(0, end + 1), weights: c.weights.slice(0, records), parameter_history: c.history.slice(0, records),
+      parameters: c.parameters, every: c.every, end, broken: c.broken < 0 ? null : { step: c.broken, loss: pythonFloat(c.losses[c.broken]) } };
     run.domain = weightDomain(run.parameter_history);
+    if (shown > end) shown = end;
     drawCodeOutput();
     c.then();
   }
@@ -245,7 +290,7 @@ function build(ctx) {
     const words = ctx.state.words;
     setText(stepText, String(k));
     const loss = S.losses[k];
-    setText(lossText, fixed4(loss));
+    setText(lossText, Number.isFinite(loss) ? fixed4(loss) : pythonFloat(loss));
     const w = S.weights[i];
     const first = w.values.slice(0, T * T);   // the first order's T × T block
     heat.update({ values: first, texts: first.map(String), shape: [T, T], rowLabels: words, colLabels: words,
@@ -270,10 +315,13 @@ function build(ctx) {
     scrubber.value = String(k);
     scrubber.disabled = !run;
     scrubber.setAttribute('aria-valuetext', `step ${k}, loss ${fixed4(loss)}`);
-    const bad = S.losses.slice(0, k + 1).findIndex((v) => !Number.isFinite(v));
-    setText(note, bad >= 0 ? `The loss became ${S.losses[bad]} at step ${bad}: the learning rate is too large for this task; try a smaller one (Adam 0.02, SGD 0.5).`
+    const verdict = previousTokenVerdict(w.values, T, task.orders.length);
+    verdictEl.dataset.learned = String(verdict.learned);
+    setText(verdictEl, `At step ${k}: ${verdictText(verdict, words)}`);
+    const broken = run && run.broken;
+    setText(note, broken && k === run.end ? `The loss became ${broken.loss} at step ${broken.step}, so training stopped there: the learning rate is too large for this task; try a smaller one (Adam 0.02, SGD 0.5).`
       : !run ? 'Press Play to train, or Step for one update at a time. Nothing trains until you do.'
-        : k === TRAIN_STEPS ? `Trained: ${TRAIN_STEPS} steps. Each query now looks at the token before it. Drag the slider to replay any step.`
+        : k === TRAIN_STEPS ? `Trained: ${TRAIN_STEPS} steps. ${verdict.learned ? 'Every query from token 2 on now looks at the token before it.' : `${verdict.failing.length} of ${verdict.total} queries did not learn to look at the token before them.`} Drag the slider to replay any step.`
           : every() > 1 ? `Your inputs are large, so the run keeps every ${every()}th step; Step moves ${every()} updates.` : '');
     setText(playBtn, playing ? 'Pause' : 'Play');
   }
@@ -281,11 +329,17 @@ function build(ctx) {
   function drawCodeOutput() {
     if (!run) { setText(codeOut, 'Press Play or Step to run it: its output appears here.'); return; }
     const lines = [];
+    if (run.broken) {
+      for (let k = 0; k < run.end; k += PRINT_EVERY) lines.push(`step ${k}: loss ${fixed4(run.losses[k])}`);
+      lines.push(`(the loss became ${run.broken.loss} at step ${run.broken.step}: the page stopped the run there; PyTorch would go on printing nan)`);
+      setText(codeOut, lines.join('\n'));
+      return;
+    }
     for (let k = 0; k < TRAIN_STEPS; k += PRINT_EVERY) lines.push(`step ${k}: loss ${fixed4(run.losses[k])}`);
     lines.push(`step ${TRAIN_STEPS}: loss ${fixed4(run.losses[TRAIN_STEPS])}`);
     const { T } = task;
-    const last = run.weights[run.weights.length - 1].values.slice(0, T * T);
-    lines.push(ctx.engine.formatTensor(new Float32Array(last), [T, T]));
+    const final = run.weights[run.weights.length - 1].values.slice(0, T * T);
+    lines.push(ctx.engine.formatTensor(new Float32Array(final), [T, T]));
     setText(codeOut, lines.join('\n'));
   }
 
@@ -297,8 +351,8 @@ function build(ctx) {
   function tick() {
     frame = 0;
     if (!playing) return;
-    const next = Math.min(TRAIN_STEPS, shown + RECORDS_PER_FRAME * every());
-    if (next >= TRAIN_STEPS) playing = false;
+    const next = Math.min(last(), shown + RECORDS_PER_FRAME * every());
+    if (next >= last()) playing = false;
     showStep(next);
     if (playing) frame = requestAnimationFrame(tick);
   }
@@ -308,20 +362,32 @@ function build(ctx) {
     withRun(() => {
       if (!playing) { showStep(shown); return; }   // paused while it was computed
       if (frame) return;                            // already playing (Play, Pause, Play while it was computed)
-      if (shown >= TRAIN_STEPS) showStep(0);   // at the end: replay from the start
+      if (shown >= last()) showStep(0);   // at the end: replay from the start
       showStep(shown);
       frame = requestAnimationFrame(tick);
     });
   }
 
+  // Play and Step refuse while the learning rate field holds what is not a learning rate: the learner
+  // would otherwise train with a value they did not type.
+  const lrInvalid = () => {
+    const r = parseLr(lrInput.value);
+    if (!r.error) return false;
+    lrInput.setAttribute('aria-invalid', 'true');
+    setText(error, `${r.error} Correct it first: nothing trains until the learning rate is one.`);
+    return true;
+  };
   playBtn.addEventListener('click', () => {
+    if (playing) { setText(error, ''); stop(); showStep(shown); return; }
+    if (lrInvalid()) return;
     setText(error, '');
-    if (playing) { stop(); showStep(shown); } else play();
+    play();
   });
   stepBtn.addEventListener('click', () => {
+    if (lrInvalid()) return;
     setText(error, '');
     stop();
-    withRun(() => showStep(Math.min(TRAIN_STEPS, shown + every())));
+    withRun(() => showStep(Math.min(last(), shown + every())));
   });
   resetBtn.addEventListener('click', () => { setText(error, ''); resetRun(); showStep(0); drawCodeOutput(); });
   scrubber.addEventListener('input', () => {
@@ -333,19 +399,23 @@ function build(ctx) {
     const was = OPTIMIZERS.get(optimizer);
     optimizer = optSelect.value;
     // the field still holds the old optimizer's default: take the new one's
-    if (parseLr(lrInput.value).value === was.lr) { lr = OPTIMIZERS.get(optimizer).lr; lrInput.value = String(lr); lrInput.removeAttribute('aria-invalid'); setText(error, ''); }
+    if (parseLr(lrInput.value).value === was.lr) { lr = lrBefore = OPTIMIZERS.get(optimizer).lr; lrInput.value = String(lr); lrInput.removeAttribute('aria-invalid'); setText(error, ''); }
     settingsChanged();
   });
+  lrInput.addEventListener('focus', () => { lrBefore = lr; });
+  lrInput.addEventListener('change', () => { if (!parseLr(lrInput.value).error) lrBefore = lr; });
   lrInput.addEventListener('input', () => {
     const r = parseLr(lrInput.value);
     if (r.error) {
       lrInput.setAttribute('aria-invalid', 'true');
-      setText(error, `${r.error} Training keeps lr = ${lr}.`);
-      return;
+      setText(error, `${r.error} Training keeps lr = ${lrBefore}.`);
+    } else {
+      lrInput.removeAttribute('aria-invalid');
+      setText(error, '');
     }
-    lrInput.removeAttribute('aria-invalid');
-    setText(error, '');
-    if (r.value !== lr) { lr = r.value; settingsChanged(); }
+    // an invalid entry: the value from before the typing, never a prefix typed on the way ("10" of "1000")
+    const next = r.error ? lrBefore : r.value;
+    if (next !== lr) { lr = next; settingsChanged(); }
   });
   // New settings: a new run from the untrained module (the same one: only the optimizer differs).
   function settingsChanged() {
@@ -383,7 +453,7 @@ function build(ctx) {
       para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, p1… its position one-hot.'),
       h('div', { class: 'matrices train-weights' }, ...wViews.map((v) => place(v.el))),
       h('h3', { text: 'The same training in PyTorch' }),
-      para('This program prints what the views show: the loss every 50 steps and the first order’s weights after the last step.'),
+      para('This program prints what the views show: the loss every 50 steps, and after the last step the weights for the tokens as written (the first of the four orders).'),
       place(codeCell));
     if (start) showStep(0);
   }

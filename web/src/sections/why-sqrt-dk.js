@@ -34,22 +34,30 @@ function build(ctx) {
   const spreadPlot = linePlot({ title: 'Spread of q·k grows like √d_k', testid: 'dk-spread',
     summary: 'Standard deviation of the 64 dot products against d_k, both on log scales, beside √d_k.',
     x: { label: 'd_k', log: 2 }, y: { label: 'std of q·k', log: 2 }, series: [],
-    describe: (p, s) => (s.name === '√d_k' ? `√${p.x} = ${fixed(p.y, 2)}` : `d_k = ${p.x}: the scores’ std is ${fixed(p.y, 2)}, √d_k = ${fixed(Math.sqrt(p.x), 2)}`) });
+    describe: (p, s) => (p.curve ? `your d_k = ${p.x}: ${p.curve} ${fixed(p.y, 2)}` : s.name === '√d_k' ? `√${p.x} = ${fixed(p.y, 2)}` : `d_k = ${p.x}: the scores’ std is ${fixed(p.y, 2)}, √d_k = ${fixed(Math.sqrt(p.x), 2)}`) });
   const maxPlot = linePlot({ title: 'Largest softmax weight of query 1 (8 keys)', testid: 'dk-saturation',
     summary: 'Unscaled, the largest weight climbs towards 1 as d_k grows; divided by √d_k it stays moderate.',
     x: { label: 'd_k', log: 2 }, y: { label: 'max weight', domain: [0, 1] }, series: [],
-    describe: (p, s) => `d_k = ${p.x}: max weight ${fixed(p.y, 4)} with ${s.name}` });
+    describe: (p, s) => (p.curve ? `your d_k = ${p.x}: ${p.curve} ${fixed(p.y, 4)}` : `d_k = ${p.x}: max weight ${fixed(p.y, 4)} with ${s.name}`) });
   const conclusionEl = h('p', { class: 'dk-conclusion', 'data-testid': 'dk-conclusion' });
   const experiment = h('div', { class: 'dk-experiment', 'data-testid': 'dk-experiment' },
     h('p', { class: 'dk-control' }, h('label', { for: inputId, text: 'd_k, the length of each query and key (2 to 1024): ' }), input),
     error, readout, h('div', { class: 'dk-plots' }, spreadPlot.el, maxPlot.el), conclusionEl);
-  let dk = DK_DEFAULT;
-  input.addEventListener('input', () => {
+  // dk: the d_k the plots show; dkBefore: the field's value before the learner began typing in it,
+  // which an invalid entry brings back (never a prefix typed on the way: "200" on the way to "2000").
+  let dk = DK_DEFAULT, dkBefore = DK_DEFAULT;
+  const parseDk = () => {
     const v = Number(input.value);
-    const ok = input.value.trim() !== '' && Number.isInteger(v) && v >= DK_MIN && v <= DK_MAX;
-    if (ok) input.removeAttribute('aria-invalid'); else input.setAttribute('aria-invalid', 'true');
-    setText(error, ok ? '' : `d_k must be a whole number from ${DK_MIN} to ${DK_MAX}; the plots keep d_k = ${dk}.`);
-    if (ok && v !== dk) { dk = v; update(); }
+    return input.value.trim() !== '' && Number.isInteger(v) && v >= DK_MIN && v <= DK_MAX ? v : null;
+  };
+  input.addEventListener('focus', () => { dkBefore = dk; });
+  input.addEventListener('change', () => { if (parseDk() !== null) dkBefore = dk; });
+  input.addEventListener('input', () => {
+    const v = parseDk();
+    if (v !== null) input.removeAttribute('aria-invalid'); else input.setAttribute('aria-invalid', 'true');
+    setText(error, v !== null ? '' : `d_k must be a whole number from ${DK_MIN} to ${DK_MAX}; the plots keep d_k = ${dkBefore}.`);
+    const next = v ?? dkBefore;
+    if (next !== dk) { dk = next; update(); }
   });
 
   function update() {
@@ -66,11 +74,14 @@ function build(ctx) {
     for (const key of ['d_k', 'spread', 'max_unscaled', 'max_scaled']) sweep[key] = r(`dk/sweep/${key}`).values;
     const spread = r('dk/spread').values[0], wu = r('dk/weights_unscaled').values, ws = r('dk/weights_scaled').values;
     const pts = (ys) => sweep.d_k.map((x, i) => ({ x, y: ys[i] }));
-    const mine = (y) => ({ name: `your d_k = ${dk}`, points: [{ x: dk, y }], mark: 'dot' });
+    // "your d_k" on both curves of each plot: a ringed dot on each, one legend entry
+    const mine = (...marks) => ({ name: `your d_k = ${dk}`, points: marks.map(([curve, y]) => ({ x: dk, y, curve })), mark: 'ring' });
     spreadPlot.update([{ name: 'std(q·k)', points: pts(sweep.spread), mark: 'line+dot' },
-      { name: '√d_k', points: sweep.d_k.map((x) => ({ x, y: Math.sqrt(x) })), mark: 'line', dash: true }, mine(spread)]);
+      { name: '√d_k', points: sweep.d_k.map((x) => ({ x, y: Math.sqrt(x) })), mark: 'line', dash: true },
+      mine(['the scores’ std', spread], ['√d_k', Math.sqrt(dk)])]);
     maxPlot.update([{ name: 'softmax(ω)', points: pts(sweep.max_unscaled), mark: 'line+dot' },
-      { name: 'softmax(ω / √d_k)', points: pts(sweep.max_scaled), mark: 'line+dot', dash: true }, mine(Math.max(...wu))]);
+      { name: 'softmax(ω / √d_k)', points: pts(sweep.max_scaled), mark: 'line+dot', dash: true },
+      mine(['max weight with softmax(ω)', Math.max(...wu)], ['max weight with softmax(ω / √d_k)', Math.max(...ws)])]);
     setText(readout, `d_k = ${dk}: the 64 scores’ std is ${fixed(spread, 2)} (√d_k = ${fixed(Math.sqrt(dk), 2)}); query 1’s largest weight is ${fixed4(Math.max(...wu))} unscaled and ${fixed4(Math.max(...ws))} divided by √d_k.`);
     setText(conclusionEl, conclusion(sweep));
     const seed = seedFor(ctx.state, 123);

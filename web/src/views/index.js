@@ -6,3 +6,4 @@ export { linePlot, pointPlot, niceTicks, logTicks } from './plot.js';
 export { shortestFloat32, fixed } from './format.js';
 export { scaleFor, sequentialRgb, divergingRgb, textOn } from './color.js';
 export { default as VIEWS_CSS } from './views.css';
+export { stepFocus } from './step-focus.js';

@@ -24,7 +24,8 @@ function gridShape(shape) {
 
 const cellEvent = (type, detail) => new CustomEvent(type, { bubbles: true, detail });
 
-// matrixView(data, options) -> {el, update(data), highlight(spec), clearHighlight(), cell(r, c), focusCell(r, c)}
+// matrixView(data, options) -> {el, update(data), highlight(spec, {linked}?), clearHighlight(), reveal(spec),
+//   cell(r, c), focusCell(r, c)}
 //   data:    {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
 //            masked, rowLabels?, colLabels?, print?: PyTorch's print, shown under the drawing}
 //   options: {name (accessible name, e.g. "W_q"), title? (a node or text for the heading, e.g. KaTeX),
@@ -32,6 +33,8 @@ const cellEvent = (type, detail) => new CustomEvent(type, { bubbles: true, detai
 //            colName = 'column', legend = true}
 // Events on el (they bubble): 'cellhover' and 'cellfocus' with {row, col, value, text, name};
 // 'cellleave' with {name} when neither pointer nor focus is on a cell any more.
+// reveal(spec) (a stepper building a result up): only the cells in spec ({rows, cols, cells} as for
+// highlight) show their value; the others are drawn empty with data-pending="true". null shows all.
 export function matrixView(data, options = {}) {
   const { name = 'matrix', decimals = 4, rowName = 'row', colName = 'column', legend = true } = options;
   const root = el('figure', { class: 'mv', 'data-matrix': name, 'data-testid': options.testid });
@@ -74,7 +77,7 @@ export function matrixView(data, options = {}) {
     td.dataset.row = i; td.dataset.col = j;
     const text = document.createTextNode('');
     td.firstChild.append(text);
-    return { td, text, value: NaN, valueText: '', shown: '', label: '', masked: false, bg: '' };
+    return { td, text, value: NaN, valueText: '', shown: '', full: '', label: '', masked: false, pending: false, bg: '' };
   }
   function resize(r, c) {
     while (colHeads.length < c) {
@@ -96,6 +99,7 @@ export function matrixView(data, options = {}) {
       while (line.length < c) { const cell = newCell(i, line.length); rowLines[i].append(cell.td); line.push(cell); }
     }
     rows = r; cols = c;
+    revealedKeys = revealedSet();
     active = { row: Math.min(active.row, rows - 1), col: Math.min(active.col, cols - 1) };
     cells[active.row][active.col].td.tabIndex = 0;
     lastWidth = 0;
@@ -147,16 +151,13 @@ export function matrixView(data, options = {}) {
         const masked = Boolean(masks && masks[k]);
         const v = masked ? 0 : Number(values[k]);
         const valueText = masked ? '0' : (next.texts && next.texts[k] != null ? String(next.texts[k]) : shortestFloat32(v));
-        const shown = masked ? '' : fixed(v, decimals);
-        widest = Math.max(widest, shown.length);
+        cell.full = masked ? '' : fixed(v, decimals);
+        widest = Math.max(widest, cell.full.length);
         cell.value = v;
         // the DOM is written only where something changed (the last written values live on the cell)
-        if (shown !== cell.shown) { cell.shown = shown; cell.text.data = shown; }
         if (valueText !== cell.valueText) { cell.valueText = valueText; cell.td.setAttribute('data-value', valueText); }
-        // the name starts with the text shown in the cell (WCAG 2.5.3, label in name), then says where it is
-        const label = `${shown ? `${shown}, ` : ''}${name} ${rowName} ${rowLabels[i]}, ${colName} ${colLabels[j]}: ${masked ? 'masked, 0' : valueText}`;
-        if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
         if (masked !== cell.masked) { cell.masked = masked; cell.td.classList.toggle('mv-masked', masked); }
+        paintCell(cell, i, j);
         const rgb = masked ? null : scale.rgb(v);
         const bg = rgb ? cssRgb(rgb) : '';
         if (bg !== cell.bg) {
@@ -170,13 +171,51 @@ export function matrixView(data, options = {}) {
     root.style.setProperty('--mv-label', `${labelEm}em`);
     root.style.setProperty('--mv-chars', String(widest));
     drawLegend(scale);
-    if (next.print != null) { setText(printEl, next.print); printEl.hidden = false; } else printEl.hidden = true;
+    hasPrint = next.print != null;
+    if (hasPrint) setText(printEl, next.print);
+    syncPrint();
     // re-fit only when what decides the fit changed: an edit of values alone reads no layout
     const fitKey = `${rows}×${cols}|${widest}|${rowLabels.join('\u0000')}|${colLabels.join('\u0000')}`;
     if (root.isConnected) watchRoom();
     if (fitKey !== lastFitKey) { lastFitKey = fitKey; needsFit = true; layout(); }
     if (hovered || focused) showTip(focused || hovered);
     if (refocus) focusCell(refocus.row, refocus.col);
+  }
+
+  // --- pending cells (reveal) ---
+  let revealing = null;          // the spec of the cells shown; null: all
+  let revealedKeys = null;       // "i,j" of the cells shown, for the current shape
+  function revealedSet() {
+    if (!revealing) return null;
+    const keys = new Set();
+    for (const i of revealing.rows || []) for (let j = 0; j < cols; j++) keys.add(`${i},${j}`);
+    for (const j of revealing.cols || []) for (let i = 0; i < rows; i++) keys.add(`${i},${j}`);
+    for (const [i, j] of revealing.cells || []) keys.add(`${i},${j}`);
+    return keys;
+  }
+  // A cell's text, pending mark and accessible name; the name starts with the text shown in the cell
+  // (WCAG 2.5.3, label in name), then says where it is.
+  function paintCell(cell, i, j) {
+    const pending = Boolean(revealedKeys && !revealedKeys.has(`${i},${j}`));
+    const shown = pending ? '' : cell.full;
+    if (shown !== cell.shown) { cell.shown = shown; cell.text.data = shown; }
+    if (pending !== cell.pending) { cell.pending = pending; if (pending) cell.td.setAttribute('data-pending', 'true'); else cell.td.removeAttribute('data-pending'); }
+    const where = `${name} ${rowName} ${rowLabels[i] ?? i + 1}, ${colName} ${colLabels[j] ?? j + 1}`;
+    const label = pending ? `${where}: not computed yet` : `${shown ? `${shown}, ` : ''}${where}: ${cell.masked ? 'masked, 0' : cell.valueText}`;
+    if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
+  }
+  // PyTorch's print shows every value: hidden while one is still pending
+  let hasPrint = false;
+  function syncPrint() {
+    const hidden = !hasPrint || cells.some((line) => line.some((c) => c.pending));
+    if (printEl.hidden !== hidden) printEl.hidden = hidden;
+  }
+  function reveal(spec) {
+    revealing = spec || null;
+    revealedKeys = revealedSet();
+    for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) paintCell(cells[i][j], i, j);
+    syncPrint();
+    if (hovered || focused) showTip(focused || hovered);
   }
 
   // The room the view may take: its container's width, kept by a ResizeObserver, so that drawing an
@@ -258,14 +297,24 @@ export function matrixView(data, options = {}) {
   function showTip({ row, col }) {
     const cell = cells[row] && cells[row][col];
     if (!cell) return;
-    setText(tipText, `${name}[${rowLabels[row]}, ${colLabels[col]}] = ${cell.masked ? '0 (masked)' : cell.valueText}`);
+    const where = `${name}[${rowLabels[row]}, ${colLabels[col]}]`;
+    setText(tipText, cell.pending ? `${where}: not computed yet` : `${where} = ${cell.masked ? '0 (masked)' : cell.valueText}`);
     tip.hidden = false;
-    // centred over the cell, kept inside the view
-    const bodyWidth = body.clientWidth;
+    const section = root.closest('[data-section]');
+    const bounds = section ? section.getBoundingClientRect() : { left: 0, right: innerWidth };
+    const minLeft = Math.max(0, bounds.left) + 2, maxRight = Math.min(innerWidth, bounds.right) - 2;
+    tip.style.maxWidth = `${Math.max(120, maxRight - minLeft)}px`;   // wraps rather than being cut
+    // centred over the cell, then moved so that all of it is on screen and inside the section (which
+    // may clip: content-visibility); below the cell when above it would be off screen or under a sticky head
     const x = cell.td.offsetLeft + cell.td.offsetWidth / 2;
-    const w = tip.offsetWidth;
-    tip.style.left = `${Math.max(0, Math.min(bodyWidth - w, x - w / 2))}px`;
-    tip.style.top = `${cell.td.offsetTop - tip.offsetHeight - 4}px`;
+    const w = tip.offsetWidth, h = tip.offsetHeight;
+    const bodyBox = body.getBoundingClientRect(), cellBox = cell.td.getBoundingClientRect();
+    const left = Math.max(minLeft, Math.min(maxRight - w, bodyBox.left + x - w / 2));
+    tip.style.left = `${left - bodyBox.left}px`;
+    const sticky = root.closest('.stepper')?.querySelector('.stepper-head');
+    const ceiling = Math.max(0, sticky && !sticky.contains(root) ? sticky.getBoundingClientRect().bottom : 0);
+    const above = cellBox.top - h - 4 >= ceiling;
+    tip.style.top = `${above ? cell.td.offsetTop - h - 4 : cell.td.offsetTop + cell.td.offsetHeight + 4}px`;
   }
   function hideTipUnlessHeld() {
     if (focused) showTip(focused);
@@ -336,12 +385,16 @@ export function matrixView(data, options = {}) {
   }
   function clearHighlight() {
     marking = null;
+    root.removeAttribute('data-hl-linked');
     outline(new Map());
   }
   // spec: {rows?: [i...], cols?: [j...], cells?: [[i, j]...]}; null clears. Replaces the previous one.
-  function highlight(spec) {
+  // {linked: true}: a highlight that follows the pointer or focus in another view, drawn differently
+  // from a stepper's own outlines (views.css, .mv[data-hl-linked]).
+  function highlight(spec, { linked = false } = {}) {
     if (!spec) { clearHighlight(); return; }
     marking = spec;
+    if (linked) setAttr(root, 'data-hl-linked', ''); else root.removeAttribute('data-hl-linked');
     const next = new Map();
     const mark = (node, kind) => { if (node && next.get(node) !== 'cell') next.set(node, kind); };
     for (const i of spec.rows || []) {
@@ -364,6 +417,7 @@ export function matrixView(data, options = {}) {
     update,
     highlight,
     clearHighlight,
+    reveal,
     cell: (row, col) => (cells[row] && cells[row][col] ? cells[row][col].td : null),
     focusCell,
     get shape() { return [rows, cols]; },

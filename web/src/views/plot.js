@@ -85,7 +85,8 @@ function drawAxis(group, { x, y, xTicks, yTicks, xAxis, yAxis, width, height }) 
 // linePlot(options) -> {el, update(series), select(seriesIndex, pointIndex)}
 //   options: {title, summary (one sentence for screen readers), testid, height = 230,
 //             x: {label, unit?, log?: base, domain?, ticks?}, y: {...},
-//             series: [{name, points: [{x, y}], mark: 'line' | 'dot' | 'line+dot', dash?: true}],
+//             series: [{name, points: [{x, y}], mark: 'line' | 'dot' | 'line+dot' | 'ring', dash?: true}]
+//             ('ring': a ring in the text colour around a point of another series, e.g. "your d_k"),
 //             describe(point, series): the words for the point under the pointer}
 export function linePlot(options) {
   const frame = plotFrame({ ...options, kind: 'line' });
@@ -129,14 +130,22 @@ export function linePlot(options) {
         marks.push(svg('path', { class: 'plot-line', d: pts.map((p, i) => `${i ? 'L' : 'M'}${x(p.x).toFixed(1)},${y(p.y).toFixed(1)}`).join(''),
           stroke: color, 'stroke-dasharray': s.dash ? '5 4' : null }));
       }
+      // a ring's x is also marked across the plot, so it reads against every curve at that x
+      if (mark === 'ring') {
+        for (const gx of new Set(pts.map((p) => p.x))) {
+          marks.push(svg('line', { class: 'plot-guide', x1: x(gx).toFixed(1), x2: x(gx).toFixed(1), y1: MARGIN.top, y2: height - MARGIN.bottom }));
+        }
+      }
       pts.forEach((p, i) => {
         flat.push({ s: si, i, px: x(p.x), py: y(p.y) });
-        if (mark.includes('dot')) marks.push(svg('circle', { class: 'plot-dot', cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '3.2', fill: color, 'data-series': si, 'data-index': i }));
+        if (mark === 'ring') marks.push(svg('circle', { class: 'plot-ring', cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '6.5', 'data-series': si, 'data-index': i, 'data-x': String(p.x), 'data-y': String(p.y) }));
+        else if (mark.includes('dot')) marks.push(svg('circle', { class: 'plot-dot', cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '3.2', fill: color, 'data-series': si, 'data-index': i }));
       });
     });
     frame.marks.replaceChildren(...marks);
     legend.replaceChildren(...series.map((s, si) => el('span', { class: 'plot-key' },
-      el('span', { class: `plot-swatch${s.dash ? ' dash' : ''}`, style: `border-color: ${s.color || SERIES_COLORS[si % SERIES_COLORS.length]}` }), s.name)));
+      s.mark === 'ring' ? el('span', { class: 'plot-swatch ring' })
+        : el('span', { class: `plot-swatch${s.dash ? ' dash' : ''}`, style: `border-color: ${s.color || SERIES_COLORS[si % SERIES_COLORS.length]}` }), s.name)));
     if (current >= flat.length) current = -1;
     name(current);
   }
@@ -195,20 +204,29 @@ export function linePlot(options) {
   };
 }
 
+// A label's box at (x, y) with its anchor: its measured width (else 6.6 px a character), the 11.5 px
+// font's ascent above the baseline and descent below it.
+function labelBox([x, y, anchor], text, measured) {
+  const w = measured || text.length * 6.6;
+  return { x0: anchor === 'end' ? x - w : x, x1: anchor === 'end' ? x : x + w, y0: y - 12, y1: y + 4 };
+}
+const apart = (a, b) => a.x1 < b.x0 || a.x0 > b.x1 || a.y1 < b.y0 || a.y0 > b.y1;
+
 // Where each point's label goes: below right, else above right, left or further down, whichever first
-// overlaps no label placed before it (greedy, top to bottom; text width estimated at 6.6 px a character).
-function labelSpots(items) {
+// overlaps no label placed before it and no obstacle (the marker and its label; greedy, top to bottom).
+function labelSpots(items, obstacles = []) {
   const placed = [];
   const spots = new Array(items.length);
   const order = items.map((_, i) => i).sort((a, b) => items[a].py - items[b].py);
   for (const i of order) {
-    const { px, py, text } = items[i];
-    const w = text.length * 6.6, h = 13;
-    const tries = [[px + 7, py + 14, 'start'], [px + 7, py - 7, 'start'], [px - 7, py + 4, 'end'], [px + 7, py + 27, 'start'], [px - 7, py - 9, 'end']];
-    const box = ([x, y, anchor]) => ({ x0: anchor === 'end' ? x - w : x, x1: anchor === 'end' ? x : x + w, y0: y - h + 3, y1: y + 3 });
-    const free = (b) => placed.every((o) => b.x1 < o.x0 || b.x0 > o.x1 || b.y1 < o.y0 || b.y0 > o.y1) &&
-      items.every((o, k) => k === i || o.px < b.x0 - 4 || o.px > b.x1 + 4 || o.py < b.y0 - 4 || o.py > b.y1 + 4);
-    const pick = tries.find((t) => free(box(t))) || tries[0];
+    const { px, py, text, w } = items[i];
+    const tries = [[px + 7, py + 14, 'start'], [px + 7, py - 7, 'start'], [px - 7, py + 4, 'end'], [px + 7, py + 27, 'start'], [px - 7, py - 9, 'end'],
+      [px - 7, py + 18, 'end'], [px + 7, py + 40, 'start'], [px - 7, py - 22, 'end'], [px + 7, py - 20, 'start']];
+    const box = (t) => labelBox(t, text, w);
+    const free = (b, strict) => placed.every((o) => apart(b, o)) && obstacles.every((o) => apart(b, o)) &&
+      (!strict || items.every((o, k) => k === i || o.px < b.x0 - 4 || o.px > b.x1 + 4 || o.py < b.y0 - 4 || o.py > b.y1 + 4));
+    // clear of every point if it can be; clear of the labels and the marker always, when any spot is
+    const pick = tries.find((t) => free(box(t), true)) || tries.find((t) => free(box(t), false)) || tries[0];
     placed.push(box(pick));
     spots[i] = { x: pick[0], y: pick[1], anchor: pick[2] };
   }
@@ -227,6 +245,7 @@ export function pointPlot(options) {
   let height = 300;
   let x = null, y = null;
   let current = -1;     // the named point: 0..n-1, or n for the marker
+  let widths = [];      // each point label's width in px
   const spokes = svg('g', { class: 'plot-spokes' });
   const dots = svg('g', { class: 'plot-points' });
   const markerG = svg('g', { class: 'plot-marker' },
@@ -259,23 +278,48 @@ export function pointPlot(options) {
     setAttr(frame.svg, 'height', height);
     const fewer = width < 420 ? 4 : 6;
     drawAxis(frame.axes, { x, y, xTicks: niceTicks(xd[0], xd[1], fewer), yTicks: niceTicks(yd[0], yd[1], 4), xAxis: options.x, yAxis: options.y, width, height });
-    const spots = labelSpots(data.points.map((p) => ({ px: x(p.x), py: y(p.y), text: p.label || '' })));
     dots.replaceChildren(...data.points.map((p, j) => svg('g', { class: 'plot-point', 'data-index': j },
       svg('circle', { cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '4.5' }),
-      svg('text', { x: spots[j].x.toFixed(1), y: spots[j].y.toFixed(1), 'text-anchor': spots[j].anchor, text: p.label || '' }))));
+      svg('text', { text: p.label || '' }))));
+    // the labels' widths as drawn (0 while hidden: then estimated), measured once per drawing
+    widths = [...dots.childNodes].map((g) => g.lastChild.getComputedTextLength());
     placeMarker(true);
+  }
+
+  // The labels: the marker's beside its diamond where no point is, then the points' clear of both, so
+  // the diamond never covers a value's label as it moves.
+  function placeLabels() {
+    const items = data.points.map((p, j) => ({ px: x(p.x), py: y(p.y), text: p.label || '', w: widths[j] }));
+    const obstacles = [];
+    const m = data.marker;
+    if (m) {
+      const mx = x(m.x), my = y(m.y), text = m.label || '';
+      const mw = markerLabel.getComputedTextLength();
+      const spot = [[11, -9, 'start'], [11, 17, 'start'], [-11, -9, 'end'], [-11, 17, 'end']].find(([dx, dy, a]) => {
+        const b = labelBox([mx + dx, my + dy, a], text, mw);
+        return items.every((o) => o.px < b.x0 - 5 || o.px > b.x1 + 5 || o.py < b.y0 - 5 || o.py > b.y1 + 5);
+      }) || [11, -9, 'start'];
+      setAttr(markerLabel, 'x', String(spot[0])); setAttr(markerLabel, 'y', String(spot[1])); setAttr(markerLabel, 'text-anchor', spot[2]);
+      obstacles.push({ x0: mx - 10, x1: mx + 10, y0: my - 10, y1: my + 10 }, labelBox([mx + spot[0], my + spot[1], spot[2]], text, mw));
+    }
+    const spots = labelSpots(items, obstacles);
+    [...dots.childNodes].forEach((g, j) => {
+      const t = g.lastChild;
+      setAttr(t, 'x', spots[j].x.toFixed(1)); setAttr(t, 'y', spots[j].y.toFixed(1)); setAttr(t, 'text-anchor', spots[j].anchor);
+    });
   }
 
   function placeMarker(relayout = false) {
     const m = data.marker;
     markerG.style.visibility = m ? 'visible' : 'hidden';
-    if (!m) { spokes.replaceChildren(); return; }
+    if (!m) { spokes.replaceChildren(); placeLabels(); return; }
     const mx = x(m.x), my = y(m.y);
     // the first placement (and a re-layout) jumps; only a new marker position glides
     const glide = markerG.style.transform !== '' && !relayout;
     markerG.style.transition = glide ? '' : 'none';
     markerG.style.transform = `translate(${mx.toFixed(1)}px, ${my.toFixed(1)}px)`;
     setText(markerLabel, m.label || '');
+    placeLabels();
     const w = data.weights;
     if (!w) { spokes.replaceChildren(); return; }
     // spokes are updated in place: same count, new ends and widths

@@ -2,16 +2,25 @@
 // writes out each step's arithmetic while its operands and result are highlighted in the views.
 // Stepping back restores exactly the previous state: highlights are re-drawn from the step's own
 // spec, and each step's undo() reverses its apply(). It computes nothing itself.
+// A step may build its views up (reveals: what it computes; the rest is drawn pending), draw itself
+// compactly beside the caption (focus), and be gated (id + a 'stepgate' listener, e.g. a prediction).
 import { el, setText, setAttr } from './dom.js';
 
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
-// stepper({steps, views, label, testid}) -> {el, stage, go(i), next(), prev(), get index, setSteps(steps),
-//   refresh()}: refresh() re-draws the current step's highlights (after a linked hover replaced them)
+// stepper({steps, views, label, testid}) -> {el, stage, go(i), next(), prev(), get index, get steps,
+//   setSteps(steps), refresh(), allow(id), forget(id)}: refresh() re-draws the current step's
+//   highlights (after a linked hover replaced them); allow/forget open or close a gated step.
 //   steps: [{caption: text | Node | () => text or Node, highlights?: {viewName: spec for view.highlight},
-//            apply?(), undo?()}]
+//            reveals?: {viewName: spec of the cells this step computes}, focus?: Node | () => Node,
+//            id?: a name for the step, apply?(), undo?()}]
 //   views: {viewName: a view with highlight(spec) and clearHighlight()}; views named in no step's
-//          highlights are left alone.
+//          highlights are left alone. A view named in some step's reveals (it has reveal(spec)) shows
+//          only the cells revealed by the steps up to the current one, so stepping back re-hides them.
+// Events on el (bubbling, composed): 'stepchange' {index, id} after a step is shown; 'stepgate'
+//   {index, id, proceed()} before moving onto a step with an id (cancelable): a listener that calls
+//   preventDefault() holds the stepper on the step before, and calling detail.proceed() later (say,
+//   once the learner has made a prediction) moves on to that step and lets it through from then on.
 //   stage: an element for the views the steps walk through, inside the stepper, so ← → work there too.
 export function stepper({ steps, views = {}, label = 'Steps', testid, onChange } = {}) {
   const prevBtn = el('button', { type: 'button', class: 'stepper-btn', 'data-testid': 'step-prev' },
@@ -21,14 +30,18 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
   const count = el('span', { class: 'stepper-count' });
   const dots = el('span', { class: 'stepper-dots', 'aria-hidden': 'true' });
   const caption = el('div', { class: 'stepper-caption', 'data-testid': 'step-caption', 'aria-live': 'polite' });
+  const focusBox = el('div', { class: 'stepper-focus', 'data-testid': 'step-focus', hidden: true });
   const stage = el('div', { class: 'stepper-stage' });
   const root = el('div', { class: 'stepper', role: 'group', 'aria-label': label, 'data-testid': testid },
     // buttons and caption stay in sight (sticky) while the learner scrolls through a tall stage
-    el('div', { class: 'stepper-head' }, el('div', { class: 'stepper-bar' }, prevBtn, el('span', { class: 'stepper-where' }, count, dots), nextBtn), caption),
+    el('div', { class: 'stepper-head' }, el('div', { class: 'stepper-bar' }, prevBtn, el('span', { class: 'stepper-where' }, count, dots), nextBtn), caption, focusBox),
     stage);
 
   let list = [];
   let index = -1;   // the step on screen; -1 before the first is applied
+  let revealed = [];   // the names of the views that some step reveals
+  let announced = null;   // the step the last 'stepchange' was for
+  const passed = new Set();   // the ids of gated steps let through (proceed())
 
   function show() {
     const step = list[index];
@@ -37,6 +50,21 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
       if (caption.childNodes.length !== 1 || caption.firstChild.nodeType !== Node.TEXT_NODE) caption.replaceChildren(text);
       else setText(caption.firstChild, text);
     } else caption.replaceChildren(text);
+    if (step !== announced) {   // (a refresh after a hover shows the same step: its drawing stays)
+      const focus = typeof step.focus === 'function' ? step.focus() : step.focus;
+      if (focus) focusBox.replaceChildren(focus); else focusBox.replaceChildren();
+      focusBox.hidden = !focus;
+    }
+    // what the steps up to this one computed: shown; the rest pending
+    for (const viewName of revealed) {
+      const spec = { rows: [], cols: [], cells: [] };
+      for (let k = 0; k <= index; k++) {
+        const r = list[k].reveals && list[k].reveals[viewName];
+        if (!r) continue;
+        spec.rows.push(...(r.rows || [])); spec.cols.push(...(r.cols || [])); spec.cells.push(...(r.cells || []));
+      }
+      views[viewName].reveal(spec);
+    }
     for (const [viewName, view] of Object.entries(views)) {
       const spec = step.highlights && step.highlights[viewName];
       if (spec) view.highlight(spec);
@@ -49,13 +77,26 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     [...dots.children].forEach((d, i) => { if (d.classList.contains('done') !== i <= index) d.classList.toggle('done'); });
     setAttr(root, 'data-step', String(index));
     if (onChange) onChange(index);
+    if (step !== announced) root.dispatchEvent(new CustomEvent('stepchange', { bubbles: true, composed: true, detail: { index, id: step.id ?? null } }));
+    announced = step;
+  }
+
+  // May the stepper move onto step k? Asks the 'stepgate' listeners when the step has an id.
+  function mayEnter(k) {
+    const id = list[k].id;
+    if (id == null || passed.has(id)) return true;
+    const steps = list;
+    const proceed = () => { if (list !== steps) return; passed.add(id); go(k); };
+    return root.dispatchEvent(new CustomEvent('stepgate', { bubbles: true, composed: true, cancelable: true, detail: { index: k, id, proceed } }));
   }
 
   // Moves to step i one step at a time, so every apply() and undo() runs in order.
   function go(i) {
     const target = Math.max(0, Math.min(list.length - 1, i));
     if (target === index) return;
-    while (index < target) { index++; if (list[index].apply) list[index].apply(); }
+    const from = index;
+    while (index < target && mayEnter(index + 1)) { index++; if (list[index].apply) list[index].apply(); }
+    if (target > from && index === from) return;   // held by a gate: nothing changed
     while (index > target) { if (list[index].undo) list[index].undo(); index--; }
     show();
   }
@@ -66,6 +107,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     const at = Math.max(0, index);
     while (index >= 0) { if (list[index].undo) list[index].undo(); index--; }
     list = next;
+    revealed = [...new Set(list.flatMap((s) => Object.keys(s.reveals || {})))].filter((name) => views[name] && views[name].reveal);
     if (dots.children.length !== list.length) dots.replaceChildren(...list.map(() => el('span', { class: 'stepper-dot' })));
     go(Math.min(at, list.length - 1));
   }
@@ -81,5 +123,8 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
   });
 
   setSteps(steps);
-  return { el: root, stage, go, next: () => go(index + 1), prev: () => go(index - 1), setSteps, refresh: show, get index() { return index; } };
+  return { el: root, stage, go, next: () => go(index + 1), prev: () => go(index - 1), setSteps, refresh: show,
+    // allow(id): the gated step with this id no longer asks (forget: it asks again)
+    allow: (id) => passed.add(id), forget: (id) => passed.delete(id),
+    get index() { return index; }, get steps() { return list; } };
 }

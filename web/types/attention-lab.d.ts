@@ -1,0 +1,138 @@
+// Types for <attention-lab> (README, "For host pages"): the element, its properties and events, the
+// AttentionLab global, and the tag in HTMLElementTagNameMap and React's JSX.IntrinsicElements.
+// React 19's JSX (React.JSX) is in react.d.ts beside this file. Checked by tests/browser/api.test.js
+// (tsc --strict on a consumer .tsx).
+
+export type AttentionLabSection =
+  | 'all' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'batched' | 'classes' | 'causal' | 'multi-head' | 'train';
+export type AttentionLabTheme = 'auto' | 'light' | 'dark';
+export type AttentionLabEngine = 'auto' | 'simd' | 'scalar';
+
+/** The learner's current values (el.state). */
+export interface AttentionLabState {
+  /** one word per token */
+  words: string[];
+  /** T rows of d_in numbers */
+  inputs: number[][];
+  /** the seed of every torch.manual_seed(…); null: the book's seeds (123, and 789 for Listing 3.2) */
+  seed: number | null;
+  dOut: number;
+  /** the temperature slider's T; null while it follows √d_k */
+  temperature: number | null;
+}
+
+/** §3.4's SelfAttention_v1 for the learner's values, as the engine computed them (el.results). */
+export interface AttentionLabResults {
+  /** softmax(QKᵀ/√d_k): T × T */
+  attnWeights: number[][];
+  /** attn_weights @ values: T × d_out */
+  contextVecs: number[][];
+}
+
+/** detail of attention-lab-change: fired after each learner edit, once its numbers are computed. */
+export interface AttentionLabChangeDetail {
+  state: AttentionLabState;
+  /** null when the engine could not compute these values */
+  results: AttentionLabResults | null;
+}
+
+/** detail of attention-lab-answer: fired when the learner answers an exercise. */
+export interface AttentionLabAnswerDetail {
+  /** the exercise's id */
+  exercise: string;
+  kind: 'number' | 'choice' | 'vector' | 'matrix' | 'text' | (string & {});
+  /** what the learner answered */
+  answer: unknown;
+  /** the engine's answer for the learner's current inputs */
+  expected: unknown;
+  correct: boolean;
+  /** for numbers: the accepted absolute difference */
+  tolerance?: number;
+}
+
+export interface AttentionLabEventMap {
+  'attention-lab-change': CustomEvent<AttentionLabChangeDetail>;
+  'attention-lab-answer': CustomEvent<AttentionLabAnswerDetail>;
+}
+
+export interface AttentionLabElement extends HTMLElement {
+  /** mirrors the section attribute ('all' when absent) */
+  section: AttentionLabSection | (string & {});
+  /** mirrors the words attribute: set an array (written as JSON) or a string; null removes it */
+  words: string[] | null;
+  /** mirrors the inputs attribute: set rows (written as JSON) or a JSON string; null removes it */
+  inputs: number[][] | null;
+  /** mirrors seed; null removes it (the book's seeds) */
+  seed: number | null;
+  /** mirrors d-out; null removes it (2) */
+  dOut: number | null;
+  /** mirrors temperature, the slider's starting T; null removes it (√d_k) */
+  temperature: number | null;
+  theme: AttentionLabTheme | (string & {});
+  engine: AttentionLabEngine | (string & {});
+  /** the learner's current values; null until the first numbers are shown */
+  readonly state: AttentionLabState | null;
+  /** §3.4's weights and context vectors for state; null until the first numbers are shown */
+  readonly results: AttentionLabResults | null;
+  /** resolves when every section shows the latest values (after an edit, or a host's change) */
+  readonly updateComplete: Promise<unknown>;
+  /** resolves when the sections on screen show them */
+  readonly visibleUpdateComplete: Promise<unknown>;
+  /** back to the author's example (the attributes): drops the learner's edits and T; resolves with updateComplete */
+  reset(): Promise<unknown>;
+
+  addEventListener<K extends keyof AttentionLabEventMap>(type: K, listener: (this: AttentionLabElement, ev: AttentionLabEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: AttentionLabElement, ev: HTMLElementEventMap[K]) => unknown, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof AttentionLabEventMap>(type: K, listener: (this: AttentionLabElement, ev: AttentionLabEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener<K extends keyof HTMLElementEventMap>(type: K, listener: (this: AttentionLabElement, ev: HTMLElementEventMap[K]) => unknown, options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+export interface AttentionLabGlobal {
+  /** the folder of attention-lab's files for every element on the page; returns the folder in use */
+  configure(options?: { base?: string | URL | null; [option: string]: unknown }): { base: string; [key: string]: unknown };
+  /** the package's version */
+  readonly version: string;
+}
+
+/** The attributes as JSX props (React 18 passes them as attributes; React 19 sets the properties). */
+export interface AttentionLabJSXProps {
+  section?: AttentionLabSection;
+  words?: string | string[];
+  inputs?: string | number[][];
+  seed?: string | number;
+  'd-out'?: string | number;
+  temperature?: string | number;
+  theme?: AttentionLabTheme;
+  engine?: AttentionLabEngine;
+  'engine-base'?: string;
+  id?: string;
+  class?: string;
+  className?: string;
+  style?: Record<string, string | number>;
+  ref?: unknown;
+  key?: string | number;
+  children?: unknown;
+  onAttentionLabChange?: (event: CustomEvent<AttentionLabChangeDetail>) => void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'attention-lab': AttentionLabElement;
+  }
+  interface HTMLElementEventMap {
+    'attention-lab-change': CustomEvent<AttentionLabChangeDetail>;
+    'attention-lab-answer': CustomEvent<AttentionLabAnswerDetail>;
+  }
+  // eslint-disable-next-line no-var
+  var AttentionLab: AttentionLabGlobal;
+  interface Window {
+    AttentionLab: AttentionLabGlobal;
+  }
+  namespace JSX {
+    interface IntrinsicElements {
+      'attention-lab': AttentionLabJSXProps;
+    }
+  }
+}
