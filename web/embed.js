@@ -1,5 +1,5 @@
 // embed.html's script: builds <attention-lab section=...> from ?section= (and the example's ?words=,
-// ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=, ?engine=; the look's ?accent= and ?font=), tells the
+// ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=, ?engine=, ?exercises=; the look's ?accent= and ?font=), tells the
 // parent window how tall the content is, so the iframe can fit it, and, when ?parent-origin= names the
 // parent's origin, forwards the element's attention-lab-change and attention-lab-answer events to it.
 // It listens to no messages. embed-params.js holds the parameter names and their length limit.

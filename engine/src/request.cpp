@@ -10,6 +10,7 @@
 #include <optional>
 #include <nlohmann/json.hpp>
 
+#include "attn/bug_hunt.h"
 #include "attn/format.h"
 #include "attn/limits.h"
 #include "attn/modules.h"
@@ -139,6 +140,18 @@ std::string op_causal(Request& r) {
     }
 }
 
+// The bug hunt's pair (attn/bug_hunt.h): x is (T, d_in); the tensor the bug changes, right and wrong.
+std::string op_bug_hunt(Request& r) {
+    const uint64_t seed = r.seed();
+    const std::string bug = r.text("bug");
+    const Shape x_shape = r.tensor_shape("x", 2);
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t T = x_shape[0], d_in = x_shape[1];
+    checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
+    const BugHunt run = bug_hunt(r.tensor("x", x_shape), d_out, seed, bug);
+    return "{\"tensor\":" + json_quote(run.tensor) + ",\"correct\":" + result_json(run.correct) + ",\"buggy\":" + result_json(run.buggy) + "}";
+}
+
 // Every op: its name, the fields it takes ("op" included; any other is refused before anything is
 // computed) and what it does. The "use one of" sentence lists these names.
 struct Op {
@@ -163,6 +176,7 @@ const std::vector<Op>& ops() {
         {"mha_wrapper", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"},
          op_causal<M::mha_wrapper>},
         {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}, op_causal<M::mha>},
+        {"bug_hunt", {"op", "seed", "x", "d_out", "bug"}, op_bug_hunt},
         {"grad", {}, evaluate_grad},
         {"train", {}, evaluate_train},
     };

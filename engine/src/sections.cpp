@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <array>
 
 #include "attn/book.h"
+#include "attn/bug_hunt.h"
 #include "attn/dk_experiment.h"
 #include "attn/generator.h"
 #include "attn/limits.h"
@@ -37,7 +39,13 @@ struct SectionRequest {
     int64_t d_k = 64;
     std::string corrupt = "none";
     int64_t corrupt_row = 1;
+    std::string bug = kBugNames[0];
+    std::optional<std::array<std::string, 3>> ex3_1;  // the learner's sa_v1.W_query, W_key, W_value
 };
+
+// Exercise 3.1's choices: which of sa_v2's weights, as stored or transposed.
+const std::set<std::string> kEx31Choices = {"W_query.weight", "W_query.weight.T", "W_key.weight", "W_key.weight.T",
+                                            "W_value.weight", "W_value.weight.T"};
 
 int64_t whole_field(const json& j, const char* name, int64_t lo, int64_t hi) {
     const json& v = j.at(name);
@@ -59,11 +67,11 @@ SectionRequest parse(const std::string& text) {
         throw Error("the request must be a JSON object like {\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
     }
     static const std::set<std::string> known = {"section", "inputs", "d_out", "seed", "temperature", "corrupt",
-                                                "corrupt_row", "d_k"};
+                                                "corrupt_row", "d_k", "bug", "ex3_1"};
     for (auto it = j.begin(); it != j.end(); ++it) {
         if (!known.count(it.key())) {
             throw Error("unknown field " + json_quote(it.key()) +
-                        "; the fields are section, inputs, d_out, seed, temperature, corrupt, corrupt_row, d_k");
+                        "; the fields are section, inputs, d_out, seed, temperature, corrupt, corrupt_row, d_k, bug, ex3_1");
         }
     }
     SectionRequest r;
@@ -121,6 +129,22 @@ SectionRequest parse(const std::string& text) {
             throw Error("\"corrupt\" must be \"none\", \"row\" or \"inputs\"");
         }
         r.corrupt = c.get<std::string>();
+    }
+    if (j.contains("bug")) {
+        if (!j["bug"].is_string()) throw Error("\"bug\" must be the name of a planted bug, e.g. \"divide_by_dk\"");
+        r.bug = j["bug"].get<std::string>();
+    }
+    if (j.contains("ex3_1")) {
+        const json& e = j["ex3_1"];
+        const std::string rule = "\"ex3_1\" must be {\"W_query\": ..., \"W_key\": ..., \"W_value\": ...}, each one of W_query.weight, W_query.weight.T, W_key.weight, W_key.weight.T, W_value.weight, W_value.weight.T";
+        if (!e.is_object() || e.size() != 3) throw Error(rule);
+        std::array<std::string, 3> chosen;
+        int k = 0;
+        for (const char* name : {"W_query", "W_key", "W_value"}) {
+            if (!e.contains(name) || !e[name].is_string() || !kEx31Choices.count(e[name].get<std::string>())) throw Error(rule);
+            chosen[k++] = e[name].get<std::string>();
+        }
+        r.ex3_1 = chosen;
     }
     const int64_t tokens = r.inputs.shape[0], d_in = r.inputs.shape[1];
     if (j.contains("corrupt_row")) r.corrupt_row = whole_field(j, "corrupt_row", 1, tokens);
@@ -263,6 +287,49 @@ void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
     }
 }
 
+// Exercise 3.1 as the learner wrote it: sa_v1 (seed 123) given the chosen weights of sa_v2 (seed
+// 789), run on the inputs; a weight of the wrong shape gives the sentence the product fails with.
+void add_ex3_1(std::vector<BookCell>& out, const SectionRequest& r) {
+    Generator gen;
+    const int64_t d_in = r.inputs.shape[1];
+    gen.manual_seed(r.seeds(123));
+    SelfAttentionV1 sa_v1(d_in, r.d_out, gen);
+    gen.manual_seed(r.seeds(789));
+    const SelfAttentionV2 sa_v2(d_in, r.d_out, false, gen);
+    const auto pick = [&](const std::string& choice) {
+        const Linear& lin = choice.rfind("W_query", 0) == 0 ? sa_v2.W_query : choice.rfind("W_key", 0) == 0 ? sa_v2.W_key : sa_v2.W_value;
+        const bool transposed = choice.size() > 2 && choice.compare(choice.size() - 2, 2, ".T") == 0;
+        Tensor w = transposed ? transpose_2d(lin.weight) : lin.weight;
+        return w.as_parameter();
+    };
+    sa_v1.W_query = pick((*r.ex3_1)[0]);
+    sa_v1.W_key = pick((*r.ex3_1)[1]);
+    sa_v1.W_value = pick((*r.ex3_1)[2]);
+    try {
+        out.push_back(tensor_cell("ex3.1/chosen", sa_v1.forward(r.inputs)));
+    } catch (const Error& e) {
+        out.push_back({"ex3.1/chosen", std::nullopt, "", {}, {}, "", "", e.what()});
+    }
+}
+
+// The bug hunt: the tensor the planted bug changes, right and wrong, and their difference (buggy −
+// correct). Sizes the bug cannot run (d_out odd for the heads) give the three cells its sentence.
+void add_bug_hunt(std::vector<BookCell>& out, const SectionRequest& r) {
+    BugHunt run;
+    try {
+        run = bug_hunt(r.inputs, r.d_out, r.seeds(123), r.bug);
+    } catch (const Error& e) {
+        for (const char* id : {"bug/correct", "bug/buggy", "bug/diff"}) out.push_back({id, std::nullopt, "", {}, {}, "", "", e.what()});
+        return;
+    }
+    Tensor diff = run.buggy;
+    for (size_t i = 0; i < diff.data.size(); i++) diff.data[i] -= run.correct.data[i];
+    out.push_back(tensor_cell("bug/correct", run.correct));
+    out.push_back(tensor_cell("bug/buggy", run.buggy));
+    out.push_back(tensor_cell("bug/diff", diff));
+    out.push_back({"bug/tensor", std::nullopt, run.tensor, {}, {}, "", run.tensor, ""});
+}
+
 // The chapter's cells each section shows (printing the others would cost an update its time).
 bool shown_by(const std::string& section, const std::string& id) {
     if (section == "batched") return id == "3.3.2/attn_weights" || id == "3.3.2/all_context_vecs" || id.rfind("toy/", 0) == 0 || id == "inputs";
@@ -294,8 +361,11 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         // Listing 3.1's row 2 against z(2) as the step-by-step section computes it
         append(ChapterPart::step_by_step);
         out.push_back(tensor_cell("3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1)));
+        if (r.ex3_1) add_ex3_1(out, r);
     } else if (r.section == "causal") {
         append(ChapterPart::causal);
+    } else if (r.section == "bug-hunt") {
+        add_bug_hunt(out, r);
     } else {
         append(ChapterPart::multi_head);
         add_heads(out, r);

@@ -27,7 +27,7 @@ test('axe-core finds no WCAG A/AA violations, in the shadow root too', async () 
   assert.deepEqual(problems, []);
 });
 
-test('Tab order follows the page: ladder, editor, then the sections in order', async () => {
+test('Tab order follows the page: ladder, editor, then the sections in order, then the progress', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
@@ -40,12 +40,12 @@ test('Tab order follows the page: ladder, editor, then the sections in order', a
       const el = document.querySelector('attention-lab').shadowRoot.activeElement;
       if (!el) return null;
       const sec = el.closest('[data-section]');
-      return sec ? sec.dataset.section : el.closest('.ladder-nav') ? 'ladder' : el.closest('.editor') ? 'editor' : 'other';
+      return sec ? sec.dataset.section : el.closest('.ladder-nav') ? 'ladder' : el.closest('.progress-bar') ? 'progress' : el.closest('.editor') ? 'editor' : 'other';
     }));
   }
   let firsts = order.filter((v, i) => v && v !== order[i - 1]);
   firsts = firsts.slice(0, firsts.indexOf('ladder', 1) > 0 ? firsts.indexOf('ladder', 1) : undefined);   // one lap
-  const rank = ['ladder', 'editor', 'step-by-step', 'temperature', 'why-sqrt-dk', 'batched', 'classes', 'causal', 'multi-head', 'train'];
+  const rank = ['ladder', 'editor', 'step-by-step', 'temperature', 'why-sqrt-dk', 'batched', 'classes', 'causal', 'multi-head', 'bug-hunt', 'train', 'progress'];
   assert.deepEqual(firsts.slice(0, 2), ['ladder', 'editor']);
   assert.ok(firsts.includes('step-by-step') && firsts.includes('temperature'), firsts.join(' → '));
   assert.ok(firsts.every((v, i) => i === 0 || rank.indexOf(v) > rank.indexOf(firsts[i - 1])), `not in page order: ${firsts.join(' → ')}`);

@@ -2,7 +2,8 @@
 // BiDi) and WebKit (WebKitWebDriver + selenium-webdriver), all from Debian's packages. In each: the
 // golden prints are exact, the temperature slider goes from a step function to uniform, the scalar
 // fallback works, issue 12's drawn page works (drawn cells, the stepper, z(2) under T, the causal map,
-// linked highlighting, focus, code cells, 390 px, the iframe), and nothing is reported as an error. An engine that cannot start fails loudly.
+// linked highlighting, focus, code cells, 390 px, the iframe), issue 23's prompts, answer event, progress
+// and bug hunt, and nothing is reported as an error. An engine that cannot start fails loudly.
 // ATTN_ENGINES=firefox,webkit runs only those.
 'use strict';
 const { describe, test, before, after } = require('node:test');
@@ -375,6 +376,48 @@ for (const name of chosen) {
       assert.ok(wide < narrow - 50, `the frame went from ${narrow} px to ${wide} px when widened`);
       const content = await driver.evaluate(() => document.getElementById('f').contentDocument.querySelector('attention-lab').getBoundingClientRect().bottom);
       assert.ok(wide >= content && wide - content < 40, `the frame (${wide} px) fits its content (${content} px)`);
+    });
+
+    // Learn by doing (issue 23; every prompt is in learn.test.js): a number prompt wrong then right by the
+    // keyboard, the answer event, progress across a reload, a choice prompt, and a bug-hunt round.
+    check('a prompt answered wrong then right, its event and progress across a reload; a bug-hunt round named', async () => {
+      const inPrompt = (id, sel) => `[data-exercise="${id}"] ${sel}`;
+      const feedbackOf = (id) => driver.read(inPrompt(id, '[data-testid=predict-feedback]'), ['data-correct', 'data-expected', 'hidden']).then((r) => r[0]);
+      const typeAnswer = async (id, text) => {
+        await driver.evaluate((sel, value) => { document.querySelector('attention-lab').shadowRoot.querySelector(sel).value = value; return true; }, inPrompt(id, 'input'), text);
+        await driver.focus(inPrompt(id, 'input'));
+        await driver.pressKey('Enter');
+      };
+      await driver.open(`${server.url}?section=step-by-step`);
+      await driver.waitForLab();
+      await driver.evaluate(() => { localStorage.clear(); window.heard = []; document.addEventListener('attention-lab-answer', (e) => window.heard.push({ ...e.detail, composed: e.composed })); return true; });
+      const omega = CELLS.get('3.4.1/attn_score_22').values[0];
+      await typeAnswer('predict-omega22', (omega + 1).toFixed(4));
+      await driver.waitFor((sel) => { const f = document.querySelector('attention-lab').shadowRoot.querySelector(sel); return f && f.dataset.correct === 'false'; }, [inPrompt('predict-omega22', '[data-testid=predict-feedback]')], { what: 'the wrong answer graded' });
+      await typeAnswer('predict-omega22', omega.toFixed(4));
+      await driver.waitFor((sel) => { const f = document.querySelector('attention-lab').shadowRoot.querySelector(sel); return f && f.dataset.correct === 'true'; }, [inPrompt('predict-omega22', '[data-testid=predict-feedback]')], { what: 'the right answer graded' });
+      const f = await feedbackOf('predict-omega22');
+      assert.ok(Math.abs(Number(f['data-expected']) - omega) < 1e-6, `expected ${f['data-expected']} is PyTorch's ω₂₂ ${omega}`);
+      const heard = await driver.evaluate(() => window.heard);
+      assert.deepEqual(heard.map((e) => [e.exercise, e.kind, e.correct, e.tolerance, e.composed]), [['predict-omega22', 'number', false, 0.01, true], ['predict-omega22', 'number', true, 0.01, true]]);
+      const { x, y } = await driver.centerOf(inPrompt('predict-top-weight', '[data-choice="2"]'));
+      await driver.clickAt(x, y);
+      await driver.waitFor((sel) => document.querySelector('attention-lab').shadowRoot.querySelector(sel)?.dataset.correct, [inPrompt('predict-top-weight', '[data-testid=predict-feedback]')], { what: 'the choice graded' });
+      await driver.open(`${server.url}?section=step-by-step`);
+      await driver.waitForLab();
+      assert.equal((await feedbackOf('predict-omega22'))['data-correct'], 'true', 'the reloaded page shows the answer');
+      assert.equal(await driver.attribute('progress-count', 'data-answered'), '2');
+
+      await driver.open(`${server.url}?section=bug-hunt`);
+      await driver.waitForLab();
+      const bug = await driver.attribute('bug-hunt', 'data-round');
+      const native = nativeEval({ op: 'bug_hunt', bug, x: rowsOf(CELLS.get('inputs')), d_out: 2, seed: 123 });
+      assert.equal((await driver.read('[data-testid=bug-buggy] .mv-print'))[0].text, native.buggy.print);
+      const option = await driver.centerOf(`[data-testid=bug-options] [data-choice="${bug}"]`);
+      await driver.clickAt(option.x, option.y);
+      await driver.waitFor(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-exercise=bug-hunt] [data-testid=predict-feedback]')?.dataset.correct === 'true', [], { what: 'the bug named' });
+      assert.equal((await driver.read('[data-testid=bug-lines]', ['hidden']))[0].hidden, null, 'the wrong line beside the right one');
+      await driver.evaluate(() => { localStorage.clear(); return true; });
     });
 
     // "Train it": Step takes one optimizer step, Play runs to the end; the losses are PyTorch's.

@@ -80,7 +80,8 @@ test('the first screen at 1280×900 says what the page is about and has somethin
     return {
       title: root.querySelector('h1').textContent,
       touchable: [...root.querySelectorAll('[data-testid=weights-heatmap] td, [data-testid=step-next], [data-testid=temperature-slider]')].some(onScreen),
-      fields: [...root.querySelectorAll('input, textarea, select')].filter(onScreen).map((el) => el.dataset.testid || el.type),
+      // a question's answer box (issue 23: predict before the stepper reveals) is not the editor's form
+      fields: [...root.querySelectorAll('input, textarea, select')].filter((el) => onScreen(el) && !el.closest('[data-testid=predict]')).map((el) => el.dataset.testid || el.type),
     };
   });
   assert.match(first.title, /attention/i);
@@ -132,7 +133,7 @@ test('scalar fallback: ?engine=scalar names the scalar engine and prints the sam
 test('a bad section or engine value shows a clear message, not a crash', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=nonsense`);
-  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, step-by-step, temperature, why-sqrt-dk, batched, classes, causal, multi-head, train\./);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, step-by-step, temperature, why-sqrt-dk, batched, classes, causal, multi-head, bug-hunt, train\./);
   await page.goto(`${server.url}?engine=gpu`);
   assert.match(await page.locator('[data-testid=lab-error]').textContent(), /engine="gpu" is not an engine/);
   assert.deepEqual(problems, []);

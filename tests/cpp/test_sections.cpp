@@ -131,7 +131,7 @@ TEST_CASE("bad section requests are refused with a sentence", "[sections]") {
     };
     CHECK(error("not json").find("JSON object") != std::string::npos);
     CHECK(error(R"({"section":"__proto__","inputs":[[1],[2]],"d_out":1})") ==
-          "unknown section \"__proto__\"; use one of: batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head");
+          "unknown section \"__proto__\"; use one of: batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head, bug-hunt");
     CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed,d_out":1})").find("unknown field") == 0);
     CHECK(error(R"({"section":"causal","inputs":[[1,2],[2]],"d_out":1})") ==
           "row 2 of \"inputs\" must have 2 numbers, as the first row has");

@@ -1,4 +1,5 @@
-// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head|train"
+// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head|bug-hunt|train"
+//                exercises="on|off"
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
@@ -17,6 +18,8 @@ import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
 import { drawingSettled } from './views/dom.js';
 import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
+import LEARN_CSS from './learn/learn.css';
+import { learnHub, exercisesOn } from './learn/index.js';
 
 // The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -30,7 +33,7 @@ let sharedSheet = null;
 function styleSheet() {
   if (!sharedSheet) {
     sharedSheet = new CSSStyleSheet();
-    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS);
+    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS + '\n' + LEARN_CSS);
   }
   return sharedSheet;
 }
@@ -53,7 +56,7 @@ function addKatexFonts(base) {
 
 // (no HTMLElement where there is no DOM: importing in Node defines nothing and touches nothing)
 class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLElement : Object) {
-  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', ...EXAMPLE_ATTRIBUTES]; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -160,6 +163,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     }
     let base;
     try {
+      exercisesOn(this.getAttribute('exercises'));   // exercises="on|off": the sentence for another value
       base = this.filesBase = this.useEngineBase();
       // The example's attributes checked before anything loads (the book's inputs come from the engine).
       this.example(bookState({ values: [] }));
@@ -197,6 +201,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
     let eventQueued = false;
     const ctx = {
+      learn: learnHub(this, section, exercisesOn(this.getAttribute('exercises'))),
       engine, book, start, base: this.filesBase, state: keepLearnerEdits(this.liveState, start, this.changedExample || new Set()), open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs
@@ -312,7 +317,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       ladder(this.shadowRoot));
     }
     if (editor) lab.append(editor.el);
-    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el),
+    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);

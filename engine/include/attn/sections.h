@@ -11,14 +11,15 @@ namespace attn {
 
 // The page's sections, in page order (the ids the <attention-lab section=...> attribute takes).
 inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temperature", "why-sqrt-dk", "classes",
-                                              "causal", "multi-head"};
+                                              "causal", "multi-head", "bug-hunt"};
 
 // request: {"section": id, "inputs": [[...], ...] (tokens × d_in; absent: the book's), "d_out": n,
 //           "seed": n or null (null or absent: the book's seeds, 123 and 789 where the book has them;
 //                    a number replaces the seed of every torch.manual_seed(...) in the section's code),
 //           "temperature": T (temperature only; default √d_k),
 //           "d_k": 2..1024 (why-sqrt-dk only; default 64: the experiment of attn/dk_experiment.h),
-//           "corrupt": "none" | "row" | "inputs", "corrupt_row": 1..tokens (batched only)}
+//           "corrupt": "none" | "row" | "inputs", "corrupt_row": 1..tokens (batched only),
+//           "bug": a name of attn/bug_hunt.h's kBugNames (bug-hunt only; default the first)}
 // answer:  {"section": id, "results": {name: R, ...}}, "inputs" among them, with R as eval's result (shape, values, print
 //           without grad_fn, grad_fn and print_with_grad_fn when it has one) plus "line", exactly what
 //           Python's print writes, and "label" when print has one; or R = {"error": sentence} for a

@@ -2,6 +2,7 @@
 // tokens in one product, its shapes, the three-token toy, and the row-by-row debugging check.
 import { h, para, tex, codeCell, place } from '../dom.js';
 import { sectionFrame, inputsPython, pyList, errorNote, show } from './common.js';
+import { batchedPrompts } from '../learn/prompts.js';
 
 export default {
   id: 'batched',
@@ -12,6 +13,7 @@ export default {
 
 function build(ctx) {
   const { el, body } = sectionFrame('batched', 'Rung 1 — simplified attention, all tokens in one product');
+  const ask = batchedPrompts(ctx);   // predict, then reveal: the toy product's shape
   let corruption = { kind: 'none', row: 1 };   // the debugging exercise's state
   // The controls are built once and kept across updates, with their listeners and focus.
   const rowSelect = (h('select', { 'aria-label': 'Row of attn_weights to corrupt' }));
@@ -28,6 +30,7 @@ function build(ctx) {
     const r = (name) => D.get(name);
     const weights = r('3.3.2/attn_weights'), inputs = r('inputs'), out = r('3.3.2/all_context_vecs');
     const [n, n2] = weights.shape, d = inputs.shape[1];
+    ask.update(r);
     show(body,
       para('Earlier in the chapter a context vector was built for one input token at a time. The attention weights you already have can be applied to all the inputs in one operation: a single matrix product replaces the loop over tokens. Read the tensor it produces first, then reason backward to the operation that made it.'),
       h('p', null, `The ${words.length === 6 ? 'six' : words.length} tokens: `, h('span', { class: 'words' }, words.map((w, i) => h('span', { class: 'word' }, h('b', { text: w }), tex(`x^{(${i + 1})}`))))),
@@ -52,8 +55,9 @@ function build(ctx) {
     return h('div', null,
       h('h3', { text: 'A toy you can check by hand' }),
       para('Three tokens with two values each; each row of the weights sums to one, so each output row is a weighted mix of the input rows.'),
-      codeCell(`inputs = torch.tensor(${pyList(x.values, x.shape)})\nattn_weights = torch.tensor(${pyList(w.values, w.shape)})\nall_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)`,
-        out.line, { cell: 'toy/all_context_vecs' }),
+      ask.shape.placed(),
+      ask.shape.gate(codeCell(`inputs = torch.tensor(${pyList(x.values, x.shape)})\nattn_weights = torch.tensor(${pyList(w.values, w.shape)})\nall_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)`,
+        out.line, { cell: 'toy/all_context_vecs' })),
       para('Row two of attn_weights is ', list(rowOf(w, 1)), ', so it selects the second input token alone, giving ', list(rowOf(out, 1)), '. Row three is ', list(rowOf(w, 2)), ', so it blends all three inputs:'),
       tex(`\\begin{aligned}&${mix} \\\\ &= ${list(rowOf(out, 2))}\\end{aligned}`, true));   // two lines: a phone's width
   }

@@ -5,6 +5,7 @@ import { matrixView } from '../views/index.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
+import { causalPrompts } from '../learn/prompts.js';
 
 export default {
   id: 'causal',
@@ -22,6 +23,7 @@ function build(ctx) {
   const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)): 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, domain: [0, 2] });
   const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells hatched, survivors ×2', 'dropout-heatmap', { domain: [0, 2] });
   // A drawn map of an engine result; masked: which cells to grey (they then carry data-value="0").
+  const ask = causalPrompts(ctx);   // predict, then reveal: the mask's zeros, a renormalised row's sum, dropout's scale
   const drawn = (res, words, masked) => ({ values: res.values, texts: res.values.map(String), shape: res.shape, rowLabels: words, colLabels: words,
     mask: masked ? res.values.map((_, idx) => masked(Math.floor(idx / res.shape[1]), idx % res.shape[1], res.values[idx])) : undefined });
   function update() {
@@ -37,13 +39,16 @@ function build(ctx) {
     if (!route2.error) causalMap.update(drawn(route2, words, future));
     ones.update(drawn(r('3.5.2/dropout_ones'), words, (i, j, v) => v === 0));
     dropped.update(drawn(r('3.5.2/dropout_attn_weights'), words, (i, j, v) => v === 0));
+    ask.update(r);
     show(body,
       para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
       cell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', '3.5.1/attn_weights'),
+      ask.mask.placed(),
       h('h3', { text: 'Route 1: zero the future, then renormalise' }),
-      cell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', '3.5.1/mask_simple'),
+      ask.mask.gate(cell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', '3.5.1/mask_simple')),
       cell('masked_simple = attn_weights*mask_simple\nprint(masked_simple)', '3.5.1/masked_simple'),
-      cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm'),
+      ask.rowSum.placed(),
+      ask.rowSum.gate(cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm')),
       h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
       cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
       cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
@@ -52,8 +57,9 @@ function build(ctx) {
         text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
           : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }),
       h('h3', { text: 'Dropout, with the book’s masks' }),
-      para(`Dropout with p = 0.5 zeroes about half the entries and scales the survivors by 1/(1−p) = 2. After torch.manual_seed(${seedFor(st, 123)}) the engine draws exactly PyTorch’s mask:`),
-      cell(`torch.manual_seed(${seedFor(st, 123)})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones'),
+      ask.dropout.placed(),
+      ask.dropout.gate(para(`Dropout with p = 0.5 zeroes about half the entries and scales the survivors by 1/(1−p) = 2. After torch.manual_seed(${seedFor(st, 123)}) the engine draws exactly PyTorch’s mask:`),
+        cell(`torch.manual_seed(${seedFor(st, 123)})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones')),
       cell(`torch.manual_seed(${seedFor(st, 123)})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
       h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)),
       h('h3', { text: 'CausalAttention, on your inputs' }),

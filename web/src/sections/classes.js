@@ -5,6 +5,7 @@ import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, show } from './common.js';
 import LISTING_3_1 from '../../../book/listings/listing_3_1.py';
 import LISTING_3_2 from '../../../book/listings/listing_3_2.py';
+import { exercise31 } from '../learn/exercises.js';
 
 const EXERCISE_3_1 = `# Exercise 3.1: give sa_v1 the weights of sa_v2. nn.Linear stores W transposed.
 sa_v1.W_query = torch.nn.Parameter(sa_v2.W_query.weight.T)
@@ -16,6 +17,7 @@ export default { id: 'classes', title: 'A compact self-attention class (§3.4.2)
 
 function build(ctx) {
   const { el, body } = sectionFrame('classes', 'A compact self-attention class (§3.4.2)');
+  const ex31 = exercise31(ctx);   // exercise 3.1, run by the engine before the book's answer shows
 
   function update() {
     const st = ctx.state;
@@ -31,6 +33,7 @@ function build(ctx) {
           : `Row 2 is ${row2}, but z(2) above is ${z2}.`);
     }
     const sameAsV2 = !ex.error && !v2.error && ex.print === v2.print;
+    ex31.update();
     show(body,
       para('Everything above, bundled into a PyTorch module: the book’s Listing 3.1.'),
       resultCell(`${LISTING_3_1.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 123)})\nsa_v1 = SelfAttention_v1(d_in, d_out)\nprint(sa_v1(inputs))`, v1, '3.4.2/sa_v1', { row: 1 }),
@@ -40,9 +43,10 @@ function build(ctx) {
       resultCell(`${LISTING_3_2.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out)\nprint(sa_v2(inputs))`, v2, '3.4.2/sa_v2'),
       // Exercise 3.1 transfers weights between modules: the engine's replay of the chapter does it too.
       h('h3', { text: 'Exercise 3.1 — compare SelfAttention_v1 and v2' }),
-      para('Assign v2’s weights to v1 and both print the same tensor. nn.Linear stores its weight as (d_out, d_in), so it must be transposed. With your inputs and seeds:'),
-      resultCell(EXERCISE_3_1, ex, 'ex3.1/sa_v1_with_v2_weights'),
-      h('p', { class: sameAsV2 ? 'match' : 'note error', text: sameAsV2 ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' }),
+      ex31.placed(),
+      ex31.gate(para('Assign v2’s weights to v1 and both print the same tensor. nn.Linear stores its weight as (d_out, d_in), so it must be transposed. With your inputs and seeds:'),
+        resultCell(EXERCISE_3_1, ex, 'ex3.1/sa_v1_with_v2_weights'),
+        h('p', { class: sameAsV2 ? 'match' : 'note error', text: sameAsV2 ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' })),
     );
   }
   return { el, update };

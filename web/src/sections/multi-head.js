@@ -5,6 +5,7 @@ import { startEngineWorker } from '../engine.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import { matrixView } from '../views/index.js';
+import { exercise32, exercise33 } from '../learn/exercises.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 
@@ -22,6 +23,7 @@ function build(ctx) {
   // the heads as small multiples: each head's causal weights for the first batch item
   const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
     rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], legend: k === 2 }));
+  const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
   const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output', hidden: true });
@@ -84,6 +86,7 @@ function build(ctx) {
     const r = (name) => D.get(name);
     const withShape = (id) => (r(id).error ? null : h('pre', { class: 'out', text: r(`${id}.shape`).line }));
     const seed = seedFor(st, 123);
+    ex32.update(r); ex33.update(r);
     heads.forEach((view, k) => {
       const w = r(`heads/${k + 1}/attn_weights`), n = w.shape[1];
       view.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: st.words, colLabels: st.words,
@@ -97,15 +100,17 @@ function build(ctx) {
       para('Each head has its own W_q, W_k and W_v, so each attends differently. Their causal weights for the first batch item, side by side (the future greyed):'),
       h('div', { class: 'matrices heads' }, heads.map((v) => place(v.el))),
       h('h3', { text: 'Exercise 3.2 — two-dimensional embedding vectors' }),
-      para('Each head outputs d_out dimensions and the heads are concatenated, so d_out = 1 with two heads gives 2-dimensional context vectors:'),
-      resultCell(`torch.manual_seed(${seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))`, r('ex3.2/context_vecs'), 'ex3.2/context_vecs'),
+      ex32.prompt.placed(),
+      ex32.prompt.gate(para('Each head outputs d_out dimensions and the heads are concatenated, so d_out = 1 with two heads gives 2-dimensional context vectors:'),
+        resultCell(`torch.manual_seed(${seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))`, r('ex3.2/context_vecs'), 'ex3.2/context_vecs')),
       h('h3', { text: 'MultiHeadAttention — one set of weights, split into heads' }),
       para('The efficient version projects once and splits the result into heads with view and transpose; the per-head scores are a batched product such as:'),
       codeCell('print(a @ a.transpose(2, 3))   # a: the book’s (1, 2, 3, 4) example tensor', r('3.6.2/a_at_aT').line, { cell: '3.6.2/a_at_aT' }),
       listing('Listing 3.5 — an efficient multi-head attention class', LISTING_3_5.trimEnd()),
       resultCell(`torch.manual_seed(${seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
         r('3.6.2/context_vecs'), '3.6.2/context_vecs', { extra: withShape('3.6.2/context_vecs') }),
-      codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', r('ex3.3/num_params').line, { cell: 'ex3.3/num_params' }),
+      ex33.prompt.placed(),
+      ex33.prompt.gate(codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', r('ex3.3/num_params').line, { cell: 'ex3.3/num_params' })),
       place(timing));
   }
   return { el, update };

@@ -8,9 +8,10 @@ import classes from './classes.js';
 import causal from './causal.js';
 import multiHead from './multi-head.js';
 import train from './train.js';
+import bugHunt from '../learn/bug-hunt.js';
 
 // §3.4 (this page's rung) comes first, so the first screen shows it; rung 1's recap follows.
-export const SECTIONS = [stepByStep, temperature, whySqrtDk, batched, classes, causal, multiHead, train];
+export const SECTIONS = [stepByStep, temperature, whySqrtDk, batched, classes, causal, multiHead, bugHunt, train];
 
 // A Map, not an object: a name from outside (an attribute, a URL) is never looked up among
 // Object.prototype's keys such as __proto__ or constructor.

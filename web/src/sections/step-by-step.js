@@ -8,6 +8,7 @@ import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
+import { stepByStepPrompts } from '../learn/prompts.js';
 
 export default {
   id: 'step-by-step',
@@ -154,6 +155,7 @@ function build(ctx) {
     partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: 'dimension' }),
     z: view('context_vec', 'Z = α V', { rowName: 'token', colName: 'dimension' }),
   };
+  const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
@@ -239,6 +241,7 @@ function build(ctx) {
     walk.setSteps(projectionSteps(R, words, partial));
     const shape = (t) => t.shape.join('×');
     const stage = (drawing, text) => h('a', { href: '#step-by-step', 'data-drawing': drawing, class: 'pipeline-stage' }, text);
+    ask.update(D, words);
 
     show(body,
       para('The simplified mechanism of §3.3 (rung 1, further down) had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
@@ -252,6 +255,7 @@ function build(ctx) {
         ' → ', stage('scores', `QKᵀ (${shape(R.attn_scores)})`), ' → ', stage('scaled', '÷ √d_k'), ' → ', stage('weights', `softmax (${shape(R.attn_weights)})`),
         ' → ', stage('z', `· V (${shape(R.context_vec)})`)),
       para('Step through it for token 2 with Next and Back (or ← →): a value not yet computed is drawn empty, and each step draws its operands and its result, with the digits its caption uses, under the caption.'),
+      ask.omega22.placed(),
       place(walk.el),
       para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (here still random, from torch.rand with the seed), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
       para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal (a step that uses them shows them with 4), and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see, dashed, the query, key and value it links and its row of z.'),
@@ -262,15 +266,18 @@ function build(ctx) {
       h('h3', { text: 'From scores to scaled weights' }),
       tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
       para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
-      h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
-      codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
+      ask.omega22.gate(   // ω₂₂'s value waits for the learner's prediction
+        h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
+        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' })),
       codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
       para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
       codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
+      ask.topWeight.placed(),
       para('and softmax turns the scaled scores into weights that sum to 1:'),
       codeCell('attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)\nprint(attn_weights_2)', weights2.line, { cell: '3.4.1/attn_weights_2' }),
       h('h3', { text: 'The context vector, now built from values' }),
       tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
+      ask.z2Lands.placed(),
       h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
       para(`Note z(2) has ${plural(z2.shape[0], 'entry', 'entries')} now (d_out = ${st.d_out}), ${z2.shape[0] === d_in ? `as many as the inputs (d_in = ${d_in})` : `not ${d_in} like the inputs`}.`),
       codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' }),

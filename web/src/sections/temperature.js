@@ -5,6 +5,7 @@
 import { h, para, tex, uid, fixed4, setText } from '../dom.js';
 import { sectionFrame, keyboardScroll } from './common.js';
 import { matrixView, pointPlot } from '../views/index.js';
+import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
 
@@ -37,6 +38,7 @@ function build(ctx) {
   const shareText = h('p', { class: 'share', 'data-testid': 'temperature-share', 'aria-live': 'polite' });
   const barEls = [], valueEls = [], wordEls = [];
   let lastViewsKey = '';
+  const ask = temperaturePrompts(ctx);   // predict, then reveal: the weights as T → 0 and T → ∞
   let userT = ctx.state.temperature ?? null;   // null: follow √d_k; set by the slider (or the temperature attribute)
   let sqrtDk = Math.SQRT2, sqrtDkPos = 15;
 
@@ -50,6 +52,7 @@ function build(ctx) {
   slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(); ctx.state.temperature = userT; ctx.changed?.(); });
 
   body.append(
+    ...[ask.cold.el, ask.hot.el].filter(Boolean),   // asked before the text below tells
     para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),
     h('p', { class: 'weights-line' }, tex('\\omega_2 = q^{(2)} \\cdot \\text{keys}^\\top = '), scoresText,
       h('span', { class: 'hint', text: ' (token 2’s scores against every key, §3.4.1, with the book’s inputs and weights unless you changed them)' })),
@@ -89,7 +92,7 @@ function build(ctx) {
   heat.el.addEventListener('cellleave', () => link(-1));
 
   // The learner's inputs changed: the same T (or √d_k for the new d_k), on the new scores.
-  function update() { apply(); keyboardScroll(body); }
+  function update() { apply(); ask.update(ctx.state.words); keyboardScroll(body); }
 
   // the drawings only when the engine's answer or the words changed (a no-op recompute touches no node)
   function drawViews(D, words, dk, z2, values, w) {
@@ -161,11 +164,9 @@ function build(ctx) {
     const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
     if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);
     setText(printOut, `print(torch.softmax(attn_scores_2 / ${r('temperature').values[0]}, dim=-1))\n${r('temperature_weights_2').print}`);
-    let top = 0;
-    for (let j = 1; j < w.length; j++) if (w[j] > w[top]) top = j;
-    const max = w[top], min = Math.min(...w);
-    const text = max >= 0.9 ? `Step function: “${words[top]}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
-      : max - min <= 0.01 ? 'Nearly uniform: every token gets about the same weight, so attention carries no signal.'
+    const { kind, top } = weightRegime(w);
+    const text = kind === 'one' ? `Step function: “${words[top]}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
+      : kind === 'uniform' ? 'Nearly uniform: every token gets about the same weight, so attention carries no signal.'
         : `In between: the weights still rank the tokens (“${words[top]}” most), and no token takes everything.`;
     setText(regime, text);   // a live region: it speaks only changes
   }

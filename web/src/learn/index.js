@@ -1,0 +1,46 @@
+// The learn hub of one <attention-lab>: whether exercises are on (exercises="on|off"), the learner's
+// progress for this page (progress.js), the bar that counts it with its reset, and the answer event.
+// Sections get it as ctx.learn and build their prompts with predictPrompt(ctx.learn, ...).
+import { h } from '../dom.js';
+import { progressStore, progressKey } from './progress.js';
+import { dispatchAnswer } from './answer-event.js';
+import { answeredEntry } from './prompt.js';
+
+export { predictPrompt } from './prompt.js';
+
+// exercises attribute -> on (true) / off (false); anything else throws the sentence to show.
+export function exercisesOn(value) {
+  const v = value === null ? 'on' : value.trim();
+  if (v === 'on' || v === 'off') return v === 'on';
+  throw new Error(`attention-lab: exercises="${value.slice(0, 40)}" is not a setting. Use on (the default: questions and exercises in the reading path) or off.`);
+}
+
+export function learnHub(host, section, enabled) {
+  const progress = progressStore(progressKey(section));
+  const ids = new Set();   // the questions this element asks (prompts and exercises)
+  const count = h('span', { 'data-testid': 'progress-count' });
+  const reset = h('button', { type: 'button', class: 'secondary', 'data-testid': 'progress-reset', text: 'Reset my answers',
+    onclick: () => progress.reset() });
+  const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
+    h('p', { role: 'status' }, count), reset,
+    h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' })) : null;
+  const renderCount = () => {
+    const answered = [...ids].map((id) => answeredEntry(progress.get(id))).filter((e) => e && !e.skipped);
+    const skipped = [...ids].filter((id) => answeredEntry(progress.get(id))?.skipped).length;
+    const right = answered.filter((e) => e.correct).length;
+    const hunt = progress.get('bug-hunt');
+    const parts = [`${answered.length} of ${ids.size} questions answered (${right} right${skipped ? `, ${skipped} shown without an answer` : ''})`];
+    if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
+    if (!progress.persistent()) parts.push('this browser does not let the page keep them after you leave');
+    count.textContent = `${parts.join('; ')}.`;
+    count.dataset.answered = String(answered.length);
+  };
+  progress.onChange(renderCount);
+  return {
+    enabled, progress, bar,
+    register(id) { ids.add(id); renderCount(); },
+    // merged into what the entry holds (the bug hunt keeps its rounds beside the round's answer)
+    record(id, entry) { progress.record(id, { ...(progress.get(id) || {}), ...entry }); },
+    dispatch(detail) { dispatchAnswer(host, detail); },
+  };
+}
