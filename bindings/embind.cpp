@@ -11,6 +11,7 @@
 
 #include "attn/bench.h"
 #include "attn/book.h"
+#include "attn/format.h"
 #include "attn/lab.h"
 #include "attn/limits.h"
 #include "attn/request.h"
@@ -35,8 +36,12 @@ attn::lab::FillFn fill_from(const val& array) {
 
 size_t length_of(const val& array) { return array["length"].as<size_t>(); }
 
-// A JS string argument; anything else reads as "" (an unknown name or variant, which the engine reports).
-std::string text_of(const val& v) { return v.isString() ? v.as<std::string>() : ""; }
+// A JS string argument, a name: its first 256 UTF-16 units at most are copied into wasm memory (no
+// name is longer; the engine reports an unknown one); anything else reads as "".
+std::string text_of(const val& v) {
+    if (!v.isString()) return "";
+    return v["length"].as<double>() > 256 ? v.call<val>("slice", 0, 256).as<std::string>() : v.as<std::string>();
+}
 
 val float_array_copy(const attn::Tensor& t) {
     return val(emscripten::typed_memory_view(t.data.size(), t.data.data())).call<val>("slice");
@@ -48,6 +53,17 @@ val shape_array(const attn::Shape& shape) {
     return out;
 }
 
+// Whether a JS string is longer than a request may be, in the UTF-8 bytes the engine would get,
+// counted before anything is copied into wasm memory (which never shrinks). A UTF-16 unit is 1 to 3
+// bytes: only a string between a third of the limit and the limit in units needs a count, which
+// TextEncoder makes in JS memory, collected when done.
+bool over_request_limit(const val& text) {
+    const double units = text["length"].as<double>(), limit = static_cast<double>(attn::limits::kMaxRequestBytes);
+    if (units > limit) return true;
+    if (units * 3 <= limit) return false;
+    return val::global("TextEncoder").new_().call<val>("encode", text)["length"].as<double>() > limit;
+}
+
 // --- the CLI's contract ---
 
 val answer(const attn::EvalResult& r) { return r.ok ? val(r.json) : failure(r.error); }
@@ -56,9 +72,7 @@ val eval_request(const val& json) {
     if (!json.isString()) {
         return failure("evalRequest takes the request as a JSON string, e.g. JSON.stringify({op: 'softmax', x: [1, 2]})");
     }
-    // Checked before the text is copied into wasm memory (which never shrinks): a string of more
-    // than the limit in UTF-16 units is more than the limit in UTF-8 bytes too.
-    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return answer(attn::oversized_request());
+    if (over_request_limit(json)) return answer(attn::oversized_request());
     return answer(attn::eval_request(json.as<std::string>()));
 }
 
@@ -67,9 +81,7 @@ val section_data(const val& json) {
     if (!json.isString()) {
         return failure("sectionData takes the request as a JSON string, e.g. JSON.stringify({section: 'temperature', inputs, d_out: 2})");
     }
-    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) {
-        return answer(attn::section_data(json.call<val>("slice", 0.0, static_cast<double>(attn::limits::kMaxRequestBytes + 1)).as<std::string>()));
-    }
+    if (over_request_limit(json)) return answer(attn::oversized_request());
     return answer(attn::section_data(json.as<std::string>()));
 }
 
@@ -129,7 +141,7 @@ val run_set_temperature(attn::lab::AttentionRun& run, double temperature) { retu
 
 val train_start(attn::TrainRun& run, const val& json) {
     if (!json.isString()) return failure("start takes a train request as a JSON string, e.g. JSON.stringify({op: 'train', ...})");
-    if (json["length"].as<double>() > attn::limits::kMaxRequestBytes) return failure(attn::oversized_request().error);
+    if (over_request_limit(json)) return failure(attn::oversized_request().error);
     return done(run.start(json.as<std::string>()));
 }
 
@@ -154,6 +166,7 @@ val mha_forward(const val& x, double batch, double tokens, double d_in, double d
     out.set("shape", shape_array(r.out.shape));
     out.set("values", float_array_copy(r.out));
     out.set("ms", r.ms);
+    out.set("print", attn::format_tensor(r.out));  // as print(mha(x)) shows it, grad_fn included
     return out;
 }
 

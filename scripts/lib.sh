@@ -54,6 +54,11 @@ emscripten_env() {
 # python3: tests/browser/host.test.js parses every code cell of the page with Python's own parser.
 BROWSER_PACKAGES=(chromium firefox-esr webkit2gtk-driver libwebkit2gtk-4.1-0 libgl1-mesa-dri xvfb fonts-dejavu-core fonts-liberation python3)
 
+# The oracle: Debian's PyTorch 1.13, with OpenBLAS as the libblas.so.3 alternative (the reference BLAS
+# rounds matrix products differently). scripts/test regenerates the fixtures with it and replays the page's
+# code cells through it (tests/browser/replay.test.js, scripts/replay_cells.py).
+PYTORCH_PACKAGES=(python3-torch libopenblas0-pthread)
+
 # start_webkit_driver: Xvfb on a free display and WebKitWebDriver on a free port, both stopped when
 # the calling script exits (even on failure). Exports ATTN_WEBKIT_DRIVER (the driver's URL), or, when
 # either cannot start, ATTN_WEBKIT_DRIVER_ERROR: the WebKit checks then fail saying why.

@@ -1,6 +1,6 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
-Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [dk|author|train]
+Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [--out DIR] [dk|author|train]
 (with "dk", "author" or "train": only tests/fixtures/dk_cases.json, author_cases.json or
 train_page_cases.json, leaving the other files as they are). PyTorch's matrix
 products come from the system BLAS: the libblas.so.3 alternative must be OpenBLAS (libopenblas0), as on
@@ -12,7 +12,8 @@ tests/fixtures/author_cases.json (the chapter's code on a course author's inputs
 <attention-lab> attributes give them: what print shows for each cell the page prints) and
 tests/fixtures/train_page_cases.json (the page's "Train it" task, web/src/sections/train.js, trained as
 PyTorch trains it, with the parameters at each recorded step). The tests never
-need PyTorch: they read these committed files.
+need PyTorch: they read these committed files (--out DIR writes them into DIR instead). The chapter's
+classes are the book's listings (book/listings), the same files the page shows.
 """
 import json, math, os, sys
 import torch
@@ -40,81 +41,34 @@ def result(t):
     return out
 
 
-# --- the chapter's classes, as in the book (and golden_chapter3.py) ---
-class SelfAttention_v1(nn.Module):
-    def __init__(self, d_in, d_out):
-        super().__init__()
-        self.W_query = nn.Parameter(torch.rand(d_in, d_out))
-        self.W_key = nn.Parameter(torch.rand(d_in, d_out))
-        self.W_value = nn.Parameter(torch.rand(d_in, d_out))
-    def forward(self, x):
-        keys, queries, values = x @ self.W_key, x @ self.W_query, x @ self.W_value
-        attn_weights = torch.softmax((queries @ keys.T) / keys.shape[-1]**0.5, dim=-1)
-        self.last_attn_weights = attn_weights  # what train records
-        return attn_weights @ values
+# --- the chapter's classes: the book's listings themselves (book/listings/*.py, the files the page shows) ---
+LISTINGS = os.path.join(HERE, "..", "book", "listings")
 
 
-class SelfAttention_v2(nn.Module):
-    def __init__(self, d_in, d_out, qkv_bias=False):
-        super().__init__()
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-    def forward(self, x):
-        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
-        attn_weights = torch.softmax((queries @ keys.T) / keys.shape[-1]**0.5, dim=-1)
-        self.last_attn_weights = attn_weights  # what train records
-        return attn_weights @ values
+def load_listings(env):
+    """Runs Listings 3.1-3.5 in env (a dict holding torch and nn), which then holds the five classes."""
+    for name in ["listing_3_1", "listing_3_2", "listing_3_3", "listing_3_4", "listing_3_5"]:
+        path = os.path.join(LISTINGS, name + ".py")
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), env)
+    return env
 
 
-class CausalAttention(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, qkv_bias=False):
-        super().__init__()
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))
-    def forward(self, x):
-        b, num_tokens, d_in = x.shape
-        keys, queries, values = self.W_key(x), self.W_query(x), self.W_value(x)
-        attn_scores = queries @ keys.transpose(1, 2)
-        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
-        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
-        self.last_attn_weights = attn_weights
-        return self.dropout(attn_weights) @ values
+load_listings(globals())
 
 
-class MultiHeadAttentionWrapper(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        self.heads = nn.ModuleList([CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
-                                    for _ in range(num_heads)])
-    def forward(self, x):
-        return torch.cat([head(x) for head in self.heads], dim=-1)
-
-
-class MultiHeadAttention(nn.Module):
-    def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
-        super().__init__()
-        self.d_out, self.num_heads, self.head_dim = d_out, num_heads, d_out // num_heads
-        self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
-        self.out_proj = nn.Linear(d_out, d_out)
-        self.dropout = nn.Dropout(dropout)
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
-    def forward(self, x):
-        b, num_tokens, d_in = x.shape
-        split = lambda t: t.view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, 2)
-        keys, queries, values = split(self.W_key(x)), split(self.W_query(x)), split(self.W_value(x))
-        attn_scores = queries @ keys.transpose(2, 3)
-        attn_scores.masked_fill_(self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)
-        attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
-        self.last_attn_weights = attn_weights
-        attn_weights = self.dropout(attn_weights)
-        context_vec = (attn_weights @ values).transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)
-        return self.out_proj(context_vec)
+class recorded_softmax:
+    """While active, torch.softmax keeps its last result in .last: the attention weights a train request
+    records, taken from the listing's own forward pass (the listings do not keep them)."""
+    def __enter__(self):
+        self.original, self.last = torch.softmax, None
+        def softmax(*args, **kwargs):
+            self.last = self.original(*args, **kwargs)
+            return self.last
+        torch.softmax = softmax
+        return self
+    def __exit__(self, *exc):
+        torch.softmax = self.original
 
 
 def tensor_of(x):
@@ -154,10 +108,12 @@ def train_answer(req, x):
     parameters = lambda: {name: result(p.detach().clone()) for name, p in module.named_parameters()}
     for step in range(req["steps"]):
         optimizer.zero_grad()
-        loss = F.mse_loss(module(x), target)
+        with recorded_softmax() as attn:
+            output = module(x)
+        loss = F.mse_loss(output, target)
         losses.append(loss.item())
         if step % req.get("record_every", 1) == 0:
-            weights.append(result(module.last_attn_weights.detach()))
+            weights.append(result(attn.last.detach()))
             if req.get("record_parameters"):
                 history.append(parameters())
         loss.backward()
@@ -337,17 +293,11 @@ def write_dk_cases():
     print(len(cases), "dk cases")
 
 
-LISTINGS = os.path.join(HERE, "..", "book", "listings")
-
-
 def author_case(name, words, inputs, d_out, seed):
     """The book's code (golden_chapter3.py's order of draws) on these inputs: the cells of §3.4.1,
     Listings 3.1 and 3.2 and §3.5.3, printed as PyTorch prints them. seed None: the book's seeds
     (123, and 789 for Listing 3.2); a number replaces every torch.manual_seed."""
-    env = {"torch": torch, "nn": nn}
-    for listing in ["listing_3_1", "listing_3_2", "listing_3_3"]:
-        path = os.path.join(LISTINGS, listing + ".py")
-        exec(compile(open(path).read(), path, "exec"), env)
+    env = load_listings({"torch": torch, "nn": nn})
     seed_of = lambda book: book if seed is None else seed
     x = torch.tensor(inputs)
     d_in = x.shape[1]
@@ -426,6 +376,10 @@ def write_train_page_cases():
             [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
     named = [("the page's default: Adam, lr 0.02, 300 steps and the forward after them", train_page_request(book, 123, "adam", 0.02, 301, 25)),
              ("SGD with momentum 0.9, lr 0.5, 300 steps and the forward after them", train_page_request(book, 123, "sgd", 0.5, 301, 25))]
+    # the editor's largest inputs: products above ATen's small-bmm size go through OpenBLAS's blocks
+    g = torch.Generator().manual_seed(2024)
+    large = [[round(float(v), 2) for v in r] for r in torch.rand(16, 16, generator=g) * 2 - 1]
+    named.append(("16 tokens of 16 values, seed 2024, Adam: the editor's largest", train_page_request(large, 2024, "adam", 0.02, 301, 25)))
     cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in named]
     for c in cases:
         c["output"] = train_page_output(c["answer"])
@@ -456,11 +410,14 @@ def main():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["dk"]:
+    args = sys.argv[1:]
+    if args[:1] == ["--out"]:  # write elsewhere: ./scripts/test compares a fresh run with the committed files
+        FIXTURES, args = args[1], args[2:]
+    if args == ["dk"]:
         write_dk_cases()
-    elif sys.argv[1:] == ["author"]:
+    elif args == ["author"]:
         write_author_cases()
-    elif sys.argv[1:] == ["train"]:
+    elif args == ["train"]:
         write_train_page_cases()
     else:
         main()

@@ -9,10 +9,10 @@
   const DEFAULTS = { section: 'all', theme: 'auto' };
   const { limit: PARAMETER_LIMIT } = self.AttentionLabEmbedParams;
   // Each section's height in embed.html at 800 px wide, light theme, the book's example (Chromium,
-  // December 2026: all 21,611 px, step-by-step 4,745, ...), plus 100 px and rounded up to 100 px: the
+  // December 2026: all 24,476 px, step-by-step 6,032, batched 3,506, causal 4,703 ...), plus 100 px and rounded up to 100 px: the
   // iframe's height where a platform drops the resize listener. tests/browser/author.test.js measures
   // them again and fails when a section outgrows its number, or shrinks well below it.
-  const HEIGHTS = { all: 21800, 'step-by-step': 4900, temperature: 1700, 'why-sqrt-dk': 1400, batched: 2500, classes: 2200, causal: 4500, 'multi-head': 2900, train: 3400 };
+  const HEIGHTS = { all: 24600, 'step-by-step': 6200, temperature: 1700, 'why-sqrt-dk': 1400, batched: 3700, classes: 2200, causal: 4900, 'multi-head': 2900, train: 3400 };
   let release = { version: '', integrity: '' };
 
   // HTML text: & " ' < > escaped, so words, JSON inputs and URLs paste safely into attributes.

@@ -3,7 +3,7 @@
 // The engine comes from engine/ beside this file (the folder the element approved and started it
 // from), never from a URL in a message; each file is checked against the integrity map the element
 // sends (importScripts takes no integrity, so a fetch with it checks the file first).
-// In: {engine, op: "mha", tokens, integrity}; out: {tokens, ms, shape, print}, or {error}.
+// In: {engine, op: "mha", tokens, integrity}; out: {tokens, ms, shape, print (grad_fn included)}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
@@ -29,7 +29,7 @@ self.onmessage = async (event) => {
     // a refused call throws the engine's sentence (bindings/API.md), posted below
     const x = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'rand', seed: 123, shape: [1, tokens, d] })));
     const out = engine.mhaForward(new Float32Array(x.values), 1, tokens, d, d, 12, 1024, 0.0, 123);
-    self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: engine.formatTensor(out.values, Array.from(out.shape)) });
+    self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: out.print });
   } catch (e) {
     self.postMessage({ tokens, error: String((e && e.message) || e) });
   }

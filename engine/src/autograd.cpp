@@ -27,10 +27,15 @@ QKVGrads attention_backward(const Tensor& grad_context, const AttentionTrace& tr
     if (trace.dropout_noise.numel()) grad_weights = backward::dropout(grad_weights, trace.dropout_noise);
     Tensor grad_scores = backward::div(backward::softmax(grad_weights, trace.softmax_weights), sqrt_dk(d_k));
     if (causal) grad_scores = backward::masked_fill(grad_scores, triu_ones(grad_scores.shape.back(), 1));
-    // scores = queries @ keysᵀ: d queries = grad·keys, d keys = (queriesᵀ·grad)ᵀ = gradᵀ·queries
-    // (the same products, summed over the same index in the same order)
+    // scores = queries @ keysᵀ: d queries = grad·keys, d keys = (queriesᵀ·grad)ᵀ = gradᵀ·queries. Each
+    // output is the same chain over k either way, but OpenBLAS's two-chain blocks (pytorch_cpu::gemm_fma)
+    // fall on an output's place in c, so the product must be the one PyTorch makes: for 2-D inputs
+    // (keys.T, column-major) MmBackward0 computes gradᵀ·queries, (T, d); for batches BmmBackward0
+    // computes queriesᵀ·grad, (d, T), then transposes it (gradᵀ·queries there broke the last bits of
+    // training at T·d·T ≥ 400, where ATen's small bmm loop hands over to BLAS).
     Tensor grad_queries = matmul(grad_scores, trace.keys);
-    Tensor grad_keys = matmul(transpose(grad_scores, -2, -1), trace.queries);
+    Tensor grad_keys = grad_scores.dim() == 2 ? matmul(transpose(grad_scores, -2, -1), trace.queries)
+                                              : transpose(matmul(transpose(trace.queries, -2, -1), grad_scores), -2, -1);
     return {std::move(grad_queries), std::move(grad_keys), std::move(grad_values)};
 }
 

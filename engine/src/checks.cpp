@@ -29,6 +29,14 @@ std::string count(int64_t n) { return std::to_string(n); }
 
 }  // namespace
 
+std::string excerpt(const std::string& text) {
+    constexpr size_t kMaxQuoted = 80;
+    if (text.size() <= kMaxQuoted) return text;
+    size_t end = kMaxQuoted;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) end--;  // not inside a character
+    return text.substr(0, end) + "…";
+}
+
 Error not_whole(const std::string& name, double lo, double hi, const std::string& got) {
     return Error(name + " must be a whole number from " + number_text(lo) + " to " + number_text(hi) + ", got " + got);
 }
@@ -198,6 +206,60 @@ void check_work(const Work& work) {
     check_one(work.numbers, lim::kMaxComputedNumbers, "computed numbers",
               "use fewer tokens, a smaller batch or fewer heads");
     check_one(work.result_numbers, lim::kMaxResultNumbers, "numbers in the answer", "ask for a smaller result");
+}
+
+int64_t parameter_count(const AttentionSizes& s, Module module, bool bias) {
+    const int64_t qkv = 3 * (s.d_in * s.d_out + (bias ? s.d_out : 0));
+    return qkv + (module == Module::mha ? s.d_out * s.d_out + s.d_out : 0);  // out_proj always has a bias
+}
+
+namespace {
+
+// What one number costs beyond a copy or an add, measured natively (scripts/train_limits.py): a
+// softmax output, forward or backward (an exp, a max and a sum per row), about 4; a parameter, about
+// 4 per step before the update (its gradient, an outer product when T is small, zeroed; out_proj's
+// weight transposed for the forward), and its update 1 (SGD), 2 (momentum) or 3 (Adam).
+constexpr int64_t kSoftmaxCost = 4;
+constexpr int64_t kParameterCost = 4;
+// dropout: a random draw per score (about 8), the mask applied forward and backward
+constexpr int64_t kDropoutCost = 10;
+
+}  // namespace
+
+Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimizer optimizer) {
+    const bool mha = module == Module::mha, causal = module != Module::self_attention, dropout = s.dropout > 0.0;
+    const int64_t B = s.batch, T = s.tokens, H = mha ? s.num_heads : 1;
+    const int64_t X = B * T * s.d_in, Y = B * T * s.d_out, N = B * H * T * T, P = parameter_count(s, module, bias);
+    Work w;
+    // forward: the projections, scores and context, out_proj; backward: the weights' gradients of
+    // the projections and out_proj, the gradient into context, then four products per attention
+    // core (weights, values, queries, keys). x needs no gradient.
+    w.multiply_adds = 6 * B * T * s.d_in * s.d_out + 6 * B * T * T * s.d_out + (mha ? 3 * B * T * s.d_out * s.d_out : 0);
+    // the (B, H, T, T) tensors: forward scores, [masked], scaled, softmax, [dropout];
+    // backward the weights' gradient, attn_weightsᵀ, [dropout], softmax, / √d_k, [masked], the scoresᵀ;
+    // the causal mask, built for the forward and the backward
+    const int64_t per_score = 2 + 5 + 2 * kSoftmaxCost + (causal ? 2 : 0) + (dropout ? kDropoutCost : 0);
+    w.numbers = per_score * N + (causal ? 2 * T * T : 0)
+                // queries, keys, values and their copies, context, out_proj, the loss, and backward the
+                // same again with the head splits and transposes; x transposed for each weight gradient
+                + 24 * Y + 3 * X
+                // the gradients and the update
+                + P * (kParameterCost + (optimizer == Optimizer::adam         ? 3
+                                         : optimizer == Optimizer::sgd_momentum ? 2
+                                         : optimizer == Optimizer::sgd          ? 1
+                                                                                : 0));
+    return w;
+}
+
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers) {
+    const char* hint = "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out";
+    // each per-step amount is bounded by the tensor limits, so these products stay far below 2^63
+    // one bound for both: a multiply-add of the small products training makes (16 × 16 matrices,
+    // per batch and head) costs about what an elementwise number does, 2 ns
+    check_one(steps * (step.numbers + step.multiply_adds), lim::kMaxTrainWork,
+              "multiply-adds and computed numbers to train", hint);
+    check_one(answer_numbers, lim::kMaxResultNumbers, "numbers in the answer",
+              "record fewer steps (raise record_every), leave out record_parameters or use smaller sizes");
 }
 
 }  // namespace attn::checks

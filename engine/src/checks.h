@@ -17,6 +17,10 @@ namespace attn::checks {
 
 // --- one value ---
 
+// At most about 80 characters of a value a sentence quotes (a bad value may be megabytes), cut
+// between UTF-8 characters, with "…" when cut.
+std::string excerpt(const std::string& text);
+
 // A number from JS that must be whole and in [lo, hi]; `name` is how the sentence names it.
 int64_t whole(double v, double lo, double hi, const std::string& name);
 // The sentence for a value that is not a whole number in [lo, hi]; `got` is its text.
@@ -90,5 +94,21 @@ Work mha_work(int64_t B, int64_t T, int64_t d_in, int64_t d_out, int64_t num_hea
 
 // Throws an Error naming the bound the work exceeds and what to make smaller.
 void check_work(const Work& work);
+
+// --- training (the grad and train ops) ---
+
+enum class Optimizer { none, sgd, sgd_momentum, adam };  // none: grad's one backward
+
+// The numbers of a module's parameters, with biases when `bias` (self_attention_v1 has none).
+int64_t parameter_count(const AttentionSizes& s, Module module, bool bias);
+// One training step: the forward with what the backward keeps, the loss, the backward, zeroing the
+// gradients and the optimizer's update. multiply_adds counts every matrix product; numbers every
+// other number computed, softmax's and Adam's weighted by their cost (checks.cpp). result_numbers is 0:
+// what a run answers depends on its records (check_train_run).
+Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimizer optimizer);
+// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters): its
+// multiply-adds and numbers together within kMaxTrainWork, the answer within kMaxResultNumbers, so
+// the run answers within 2 s (attn/limits.h). Throws an Error naming the bound and what to change.
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers);
 
 }  // namespace attn::checks

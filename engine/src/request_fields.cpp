@@ -24,7 +24,7 @@ double value_of(const json& v, const std::string& where) {
         if (s == "-inf") return -std::numeric_limits<double>::infinity();
         if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
     }
-    throw Error("\"" + where + "\" must be a number (or \"inf\", \"-inf\", \"nan\"), got " + v.dump().substr(0, 40));
+    throw Error("\"" + where + "\" must be a number (or \"inf\", \"-inf\", \"nan\"), got " + checks::excerpt(v.dump()));
 }
 
 void fill(const json& v, const Shape& shape, size_t dim, const char* name, std::vector<float>& out) {
@@ -48,7 +48,7 @@ std::string field_list(const std::vector<std::string>& fields) {
 
 }  // namespace
 
-std::string quoted(const std::string& s) { return json_quote(s); }
+std::string quoted(const std::string& s) { return json_quote(checks::excerpt(s)); }
 
 Request::Request(const json& j) : j_(j) {
     if (!j_.is_object()) throw Error("the request must be a JSON object like {\"op\": \"softmax\", ...}");
@@ -105,7 +105,7 @@ int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional
                std::fabs(v->get<double>()) < 9.0e15) {
         out = static_cast<int64_t>(v->get<double>());
     } else {
-        throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), v->dump());
+        throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), checks::excerpt(v->dump()));
     }
     if (out < lo || out > hi) {
         throw checks::not_whole(quoted(name), static_cast<double>(lo), static_cast<double>(hi), std::to_string(out));

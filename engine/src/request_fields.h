@@ -53,7 +53,8 @@ private:
 // Error with a sentence otherwise (request.cpp).
 nlohmann::json parse_request(const std::string& request_json);
 
-// A value from the request, quoted for an error sentence: whole, with NUL and quotes escaped.
+// A value from the request, quoted for an error sentence: at most about 80 characters of it
+// (checks::excerpt), with NUL and quotes escaped.
 std::string quoted(const std::string& s);
 
 }  // namespace attn

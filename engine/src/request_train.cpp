@@ -34,9 +34,13 @@ std::string shape_text(const Shape& s) {
 struct Setup {
     std::function<TrainableModule(Generator&)> make;
     Tensor x, target;
+    checks::AttentionSizes sizes;  // what bounds its work (checks::train_step_work)
+    checks::Module kind;
+    bool bias;
     int64_t weights_numel;  // of one recorded attn_weights
     int64_t params_numel;   // of all the parameters together
-    int64_t step_work;      // multiply-adds of one forward and backward
+
+    checks::Work step_work(checks::Optimizer optimizer) const { return checks::train_step_work(sizes, kind, bias, optimizer); }
 };
 
 Setup setup(Request& f, Generator& gen) {
@@ -44,7 +48,7 @@ Setup setup(Request& f, Generator& gen) {
     const std::string name = f.text("module");
     const bool batched = name == "causal_attention" || name == "mha";
     if (!batched && name != "self_attention_v1" && name != "self_attention_v2") {
-        throw Error("unknown module \"" + name + "\"; use one of self_attention_v1, self_attention_v2, "
+        throw Error("unknown module " + quoted(name) + "; use one of self_attention_v1, self_attention_v2, "
                     "causal_attention, mha");
     }
     Tensor x = f.tensor("x", f.tensor_shape("x", batched ? 3 : 2));
@@ -58,7 +62,8 @@ Setup setup(Request& f, Generator& gen) {
     const checks::Module kind = name == "mha"    ? checks::Module::mha
                                 : batched        ? checks::Module::causal_attention
                                                  : checks::Module::self_attention;
-    checks::attention_sizes({B, T, d_in, d_out, num_heads, T, p}, kind);
+    const checks::AttentionSizes sizes{B, T, d_in, d_out, num_heads, T, p};
+    checks::attention_sizes(sizes, kind);
     checks::elements(B * num_heads * T * T, "the attention weights");
 
     Tensor target = f.tensor("target", f.tensor_shape("target", batched ? 3 : 2));
@@ -67,16 +72,14 @@ Setup setup(Request& f, Generator& gen) {
         throw Error("\"target\" is " + shape_text(target.shape) + " but the module's output is " + shape_text(out_shape) +
                     " (" + (batched ? "batch × tokens × d_out" : "tokens × d_out") + "): give one target row per token");
     }
-    // forward: three projections, scores and context, out_proj; the backward about twice that
-    const int64_t forward_work = B * T * d_in * d_out * 3 + 2 * B * T * T * d_out + (name == "mha" ? B * T * d_out * d_out : 0);
     auto make = [=](Generator& g) {
         return name == "self_attention_v1"   ? TrainableModule::self_attention_v1(d_in, d_out, g)
                : name == "self_attention_v2" ? TrainableModule::self_attention_v2(d_in, d_out, qkv_bias, g)
                : name == "causal_attention"  ? TrainableModule::causal_attention(d_in, d_out, T, p, qkv_bias, g)
                                              : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, g);
     };
-    const int64_t params_numel = 3 * (d_in * d_out + (qkv_bias ? d_out : 0)) + (name == "mha" ? d_out * d_out + d_out : 0);
-    return Setup{make, std::move(x), std::move(target), B * num_heads * T * T, params_numel, 3 * forward_work};
+    return Setup{make, std::move(x), std::move(target), sizes, kind, qkv_bias, B * num_heads * T * T,
+                 checks::parameter_count(sizes, kind, qkv_bias)};
 }
 
 }  // namespace
@@ -85,6 +88,7 @@ std::string evaluate_grad(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
     f.reject_unread_fields("grad");
+    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, 1 + s.params_numel);  // the loss, the grads
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
@@ -103,6 +107,9 @@ struct TrainRunState {
     Setup s;
     std::unique_ptr<Optimizer> opt;
     int64_t steps = 0, record_every = 1, step = 0;
+    // numbers the run's answers may still hold: slices add up to at most what one answer may hold
+    // (limits::kMaxResultNumbers), though each repeats the parameters
+    int64_t answer_budget = 0;
     bool record_parameters = false, prints = true;
     std::optional<TrainableModule> module;
     std::vector<NamedParameter> named;  // point into *module: the state stays where it was made
@@ -127,6 +134,15 @@ struct TrainRunState {
     // steps that are multiples of record_every, counted from the run's step 0.
     std::string advance(int64_t n) {
         const int64_t last = std::min(steps, step + std::max<int64_t>(0, n));
+        // the records among steps [step, last): multiples of record_every
+        const int64_t records = (last + record_every - 1) / record_every - (step + record_every - 1) / record_every;
+        const int64_t answer = (last - step) + records * (s.weights_numel + (record_parameters ? s.params_numel : 0)) +
+                               s.params_numel;
+        if (answer > answer_budget) {
+            throw Error("this TrainRun's answers would hold more than " + std::to_string(lim::kMaxResultNumbers) +
+                        " numbers in all (each repeats the parameters); advance more steps per call");
+        }
+        answer_budget -= answer;
         std::string losses = "[", weights = "[", history = "[";
         for (; step < last; step++) {
             const bool record = step % record_every == 0;
@@ -176,8 +192,14 @@ std::unique_ptr<TrainRunState> start_train(Request& f) {
     const std::string optimizer = f.text("optimizer");
     if (optimizer != "sgd" && optimizer != "adam") throw Error("\"optimizer\" must be \"sgd\" or \"adam\"");
     const double lr = f.finite_number("lr", 0.0, std::nullopt);
-    if (optimizer == "sgd") run->opt = std::make_unique<Sgd>(lr, f.finite_number("momentum", 0.0, 0.0));
-    else run->opt = std::make_unique<Adam>(lr);
+    checks::Optimizer kind = checks::Optimizer::adam;
+    if (optimizer == "sgd") {
+        const double momentum = f.finite_number("momentum", 0.0, 0.0);
+        kind = momentum != 0.0 ? checks::Optimizer::sgd_momentum : checks::Optimizer::sgd;
+        run->opt = std::make_unique<Sgd>(lr, momentum);
+    } else {
+        run->opt = std::make_unique<Adam>(lr);
+    }
     const int64_t steps = run->steps = f.integer("steps", 0, lim::kMaxTrainSteps);
     const int64_t record_every = run->record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
     run->record_parameters = f.boolean("record_parameters", false);
@@ -185,14 +207,12 @@ std::unique_ptr<TrainRunState> start_train(Request& f) {
     // printing is most of a long run's time
     run->prints = f.boolean("prints", true);
     f.reject_unread_fields("train");
-    if (steps > 0 && s.step_work > lim::kMaxTrainWork / steps) {
-        throw Error(std::to_string(steps) + " steps of this module would take about " +
-                    std::to_string(steps * s.step_work) + " multiply-adds, more than the limit of " +
-                    std::to_string(lim::kMaxTrainWork) + "; use fewer steps or smaller sizes");
-    }
+    // the whole run's work and answer, before any step: the losses, the recorded weights (and
+    // parameters), the final parameters
     const int64_t records = (steps + record_every - 1) / record_every;
-    checks::elements(records * s.weights_numel, "the recorded attention weights (raise record_every)");
-    if (run->record_parameters) checks::elements(records * s.params_numel, "the recorded parameters (raise record_every)");
+    const int64_t per_record = s.weights_numel + (run->record_parameters ? s.params_numel : 0);
+    checks::check_train_run(s.step_work(kind), steps, steps + records * per_record + s.params_numel);
+    run->answer_budget = lim::kMaxResultNumbers;
 
     run->module.emplace(s.make(run->gen));
     run->named = run->module->parameters();

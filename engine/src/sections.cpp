@@ -193,8 +193,13 @@ void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
         plain.requires_grad = false;
         out.push_back(tensor_cell(name, plain));
     }
-    // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum
-    const Tensor scaled_2 = row(tr.scaled_scores, 1);
+    // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum.
+    // Plain, as above: the page's W_query, W_key and W_value have requires_grad=False, so PyTorch
+    // prints no grad_fn here.
+    Tensor scaled = tr.scaled_scores;
+    scaled.grad_fn.clear();
+    scaled.requires_grad = false;
+    const Tensor scaled_2 = row(scaled, 1);
     out.push_back(tensor_cell("scaled_scores_2", scaled_2));
     const Tensor exps_2 = exp(scaled_2);
     out.push_back(tensor_cell("exps_2", exps_2));
@@ -268,6 +273,7 @@ void add_heads(std::vector<BookCell>& out, const SectionRequest& r) {
 
 // The batched product next to one token at a time (row i of the weights times the inputs), with an
 // optional bug: one row of the weights reversed, or the inputs read with columns 1 and 2 swapped.
+// debug/attn_weights and debug/all_context_vecs are the weights the batched path used and its product.
 void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
     const Tensor& x = r.inputs;
     const int64_t n = x.shape[0], d = x.shape[1];
@@ -280,6 +286,9 @@ void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
         for (int64_t i = 0; i < n; i++) std::swap(xb.data[i * d], xb.data[i * d + 1]);
     }
     const Tensor batched = matmul(w, xb);
+    // the whole tensors, for the page to draw and print: the weights as corrupted (or not) and their product
+    out.push_back(tensor_cell("debug/attn_weights", w));
+    out.push_back(tensor_cell("debug/all_context_vecs", batched));
     for (int64_t i = 0; i < n; i++) {
         const std::string k = std::to_string(i + 1);
         out.push_back(tensor_cell("debug/batched/" + k, row(batched, i)));

@@ -4,7 +4,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, settle } = require('./helpers');
+const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -20,6 +20,7 @@ test('§3.4 draws x, W_q/W_k/W_v, q, k, v, scores, weights and z with the engine
   await page.goto(server.url);
   await waitForLab(page);
   // the stepper fills z in at its last steps: to its end (End), so that every value is shown
+  await letStepperThrough(page);
   await page.locator('[data-testid=projection-stepper] [data-testid=step-next]').press('End');
   await settle(page);
   const golden = (id) => CELLS.get(id);
@@ -50,6 +51,7 @@ test('the projection stepper writes out 1.8524 and [0.3061, 0.8210], and steps b
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await letStepperThrough(page);
   const stepper = page.locator('[data-testid=projection-stepper]');
   const caption = stepper.locator('[data-testid=step-caption]');
   assert.equal(await caption.getAttribute('aria-live'), 'polite');
@@ -116,7 +118,7 @@ test('§3.5 and §3.6 drawn: the causal map greys the future (data-value 0), dro
   const onesGolden = CELLS.get('3.5.2/dropout_ones').values;
   assert.deepEqual(ones.map((c) => Number(c.value)), onesGolden);
   assert.ok(ones.filter((c) => c.value === '2').every((c) => c.text === '2'), 'the survivors read 2');
-  assert.equal(await page.locator('[data-testid=dropout-ones] td.mv-masked').count(), onesGolden.filter((v) => v === 0).length);
+  assert.equal(await page.locator('[data-testid=dropout-ones] td.mv-dropped').count(), onesGolden.filter((v) => v === 0).length);   // dropped, not masked
   const dropped = await drawnCells(page, '[data-testid=dropout-heatmap]');
   assert.deepEqual(dropped.map((c) => Math.fround(Number(c.value))), CELLS.get('3.5.2/dropout_attn_weights').values.map(Math.fround));
   // two heads, each a causal 6×6 map of its own

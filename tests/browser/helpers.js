@@ -150,4 +150,10 @@ async function layOutEverySection(page) {
   });
 }
 
-module.exports = { layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+// The ω₂₂ question holds §3.4.1's stepper before ω₂₂ (predict, then see): its "Just show me" lets the
+// stepper through, for tests that walk the steps.
+async function letStepperThrough(page) {
+  await page.locator('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
+}
+
+module.exports = { letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

@@ -7,7 +7,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, settle } = require('./helpers');
+const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -18,6 +18,7 @@ async function open(viewport, query = '') {
   await page.setViewportSize(viewport);
   await page.goto(`${server.url}${query}`);
   await waitForLab(page);
+  await letStepperThrough(page);
   return { page, problems };
 }
 
@@ -28,6 +29,7 @@ async function openWith(attributes, viewport = { width: 1280, height: 900 }) {
   await page.route('**/stepper-test.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>stepper</title><link rel="icon" href="data:,"><main><attention-lab section="step-by-step" ${attributes}></attention-lab></main><script src="attention-lab.js"></script></html>` }));
   await page.goto(`${server.url}stepper-test.html`);
   await waitForLab(page);
+  await letStepperThrough(page);
   return { page, problems };
 }
 
@@ -223,4 +225,30 @@ test('hover highlights look unlike the step’s outlines; the full value’s too
     }
     assert.deepEqual(problems, []);
   }
+});
+
+test('predict, then see: the stepper holds before ω₂₂ until its question is answered, and says why', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(server.url);
+  // the other tests answered the question, and progress stays (localStorage): a learner arriving new
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await waitForLab(page);
+  const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
+  const caption = page.locator('[data-testid=projection-stepper] [data-testid=step-caption]');
+  const prompt = page.locator('[data-exercise=predict-omega22]');
+  for (let i = 0; i < 40 && !/^ω₂₁ = /.test(await caption.textContent()); i++) await next.click();
+  await next.click();   // onto ω₂₂: held, the question says why and takes the focus
+  assert.match(await caption.textContent(), /^ω₂₁ = /);
+  assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), 'true');
+  assert.match(await prompt.locator('.field-error').textContent(), /computes ω₂₂: type your prediction first/);
+  assert.equal(await prompt.evaluate((el) => el.getRootNode().activeElement?.dataset.testid), 'predict-input');
+  // a wrong prediction is still a prediction: the stepper goes on and shows the engine's ω₂₂
+  await prompt.locator('[data-testid=predict-input]').fill('3');
+  await prompt.locator('[data-testid=predict-check]').click();
+  assert.equal(await prompt.locator('[data-testid=predict-feedback]').getAttribute('data-correct'), 'false');
+  await next.click();
+  assert.match(await caption.textContent(), /^ω₂₂ = .*≈ 1\.8524$/);
+  assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), null);
+  assert.deepEqual(problems, []);
 });

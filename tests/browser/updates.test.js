@@ -19,7 +19,7 @@ test('the debugging buttons keep keyboard focus while their section updates', as
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=batched`);
   await waitForLab(page);
-  for (const name of ['Corrupt this row of attn_weights', 'Corrupt the shared inputs', 'Undo']) {
+  for (const name of ['Corrupt a random row of attn_weights', 'Corrupt the shared inputs', 'Undo']) {
     await page.getByRole('button', { name }).focus();
     await page.keyboard.press('Enter');
     await settle(page);

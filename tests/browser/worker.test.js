@@ -46,7 +46,10 @@ test('T = 128 … 1024 in a worker, times shown, the forward never on the main t
   for (const t of [128, 256, 512, 1024]) ms[t] = Number(await page.locator(`[data-testid=mha-ms-${t}]`).textContent());
   assert.ok(Object.values(ms).every((v) => v > 0), JSON.stringify(ms));
   assert.ok(ms[1024] > ms[128], `cost grows with T: ${JSON.stringify(ms)}`);
-  assert.match(await page.locator('[data-testid=mha-output]').textContent(), /torch.rand\(1, 1024, 768\)/);
+  // a code cell a learner can run: seeded, and its print carries the grad_fn PyTorch prints
+  const cell = page.locator('.cell:has([data-testid=mha-output])');
+  assert.match(await cell.locator('code.language-python').textContent(), /^torch\.manual_seed\(123\)\nx = torch\.rand\(1, 1024, 768\)\n/);
+  assert.match(await page.locator('[data-testid=mha-output]').textContent(), /^tensor\(\[\[\[[^]*,\s+grad_fn=<ViewBackward0>\)$/);
   assert.ok(await page.locator('[data-testid=mha-times]').isVisible() && await page.locator('[data-testid=mha-output]').isVisible(), 'the table and the print appear with the times');
   assert.deepEqual(await page.evaluate(emptyBands), []);
   // Structural, not a speed test (scripts/bench measures long tasks): had the forward run on the

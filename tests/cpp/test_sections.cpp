@@ -73,6 +73,9 @@ TEST_CASE("the step-by-step extras agree with the chapter's own cells", "[sectio
     for (const auto& v : r["exps_2"]["values"]) sum += json_value(v);
     CHECK(close(json_value(r["exps_2_sum"]["values"][0]), sum));
     CHECK(r["3.4.1/attn_score_22"]["print"] == "tensor(1.8524)");
+    // print(attn_scores_2 / d_k**0.5) from W_* with requires_grad=False: PyTorch prints no grad_fn
+    CHECK(r["scaled_scores_2"]["line"] == "tensor([0.8984, 1.3098, 1.2806, 0.7633, 0.3944, 1.0918])");
+    CHECK_FALSE(r["scaled_scores_2"].contains("grad_fn"));
 }
 
 TEST_CASE("the temperature section: √d_k by default gives 3.4.1's weights, any T its softmax", "[sections]") {
@@ -119,6 +122,20 @@ TEST_CASE("the batched check: one reversed row disagrees in that row only", "[se
         const std::string k = std::to_string(i);
         CHECK((r["debug/batched/" + k]["print"] == r["debug/one_token/" + k]["print"]) == (i != 3));
     }
+}
+
+TEST_CASE("the batched check draws the weights it used: row 3 reversed, the rest and the product follow", "[sections]") {
+    const auto plain = section("batched")["results"];
+    const auto r = section("batched", ",\"corrupt\":\"row\",\"corrupt_row\":3")["results"];
+    CHECK(plain["debug/attn_weights"]["print"] == plain["3.3.2/attn_weights"]["print"]);
+    CHECK(plain["debug/all_context_vecs"]["print"] == plain["3.3.2/all_context_vecs"]["print"]);
+    const auto& w0 = plain["debug/attn_weights"]["values"];
+    const auto& w = r["debug/attn_weights"]["values"];
+    for (int i = 0; i < 6; i++)
+        for (int j = 0; j < 6; j++) CHECK(w[i * 6 + j] == (i == 2 ? w0[i * 6 + 5 - j] : w0[i * 6 + j]));
+    const auto& out = r["debug/all_context_vecs"]["values"];
+    for (int i = 0; i < 6; i++)
+        for (int c = 0; c < 3; c++) CHECK(out[i * 3 + c] == r["debug/batched/" + std::to_string(i + 1)]["values"][c]);
 }
 
 TEST_CASE("bad section requests are refused with a sentence", "[sections]") {

@@ -111,7 +111,7 @@ for (const kind of KINDS) {
     for (const [call, message] of bad) {
       refusal(call, message);
       const fine = e.mhaForward(x, 2, 4, 8, 8, 2, 4, 0, 1);
-      assert.deepEqual(Object.keys(fine).sort(), ["ms", "shape", "values"]);
+      assert.deepEqual(Object.keys(fine).sort(), ["ms", "print", "shape", "values"]);
       assert.deepEqual(fine.shape, [2, 4, 8]);
     }
     refusal(() => e.formatTensor(new Float32Array(3), [2, 2]), /^values has 3 numbers but its shape \(2 × 2\) needs 4/);

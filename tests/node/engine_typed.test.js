@@ -70,6 +70,8 @@ for (const kind of KINDS) {
     assert.deepEqual(r.shape, [2, 6, 2]);
     assert.deepEqual(Array.from(r.values), values("3.6.2/context_vecs"));
     assert.ok(r.ms >= 0);
+    // print(mha(batch)) as PyTorch prints it, grad_fn included (exercise 3.3's cell shows this text)
+    assert.equal(r.print, cells["3.6.2/context_vecs"].print);
 
     const [B, T, d_in, d_out, heads] = [1, 160, 24, 16, 4];
     const x = new Float32Array(B * T * d_in).map((_, i) => Math.fround(Math.sin(i * 0.37)));

@@ -2,7 +2,8 @@
 // that reads back as the same float32, and every cell colour keeps its text at 4.5:1 contrast.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { shortestFloat32, fixed } from '../../web/src/views/format.js';
+import { shortestFloat32, fixed, pythonFixed } from '../../web/src/views/format.js';
+import fs from 'node:fs';
 import { scaleFor, sequentialRgb, divergingRgb, textOn } from '../../web/src/views/color.js';
 
 // significant digits of a decimal text: without sign, point, exponent, leading and trailing zeros
@@ -30,6 +31,34 @@ test('fixed writes the book’s decimals with a true minus sign and no −0', ()
   assert.equal(fixed(-0.00001, 4), '0.0000');
   assert.equal(fixed(-1.24, 1), '−1.2');
   assert.equal(fixed(0.2961, 1), '0.3');
+});
+
+test('pythonFixed (dom.js\'s fixed4) prints 4 decimals as Python\'s %.4f does: from the float32, ties to even', () => {
+  // Python's '%.4f' % float32(v) for each v (struct.pack('f')), including the cases issue 26 found
+  const python = [[94207.44, '94207.4375'], [118926.4609, '118926.4609'], [0.03125, '0.0312'], [-0.03125, '-0.0312'],
+    [0.09375, '0.0938'], [0.00015, '0.0002'], [2.5, '2.5000'], [1e30, '1000000015047466219876688855040.0000'], [-0, '-0.0000'],
+    [-0.00001, '-0.0000'], [NaN, 'nan'], [Infinity, 'inf'], [-Infinity, '-inf'], [0.3061, '0.3061'], [1.5e-45, '0.0000']];
+  for (const [v, text] of python) {
+    assert.equal(pythonFixed(v, 4), text, `${v}`);
+  }
+  assert.equal(pythonFixed(0.5, 0), '0');
+  assert.equal(pythonFixed(1.5, 0), '2');
+  // every number PyTorch printed with 4 decimals in the fixtures (unsummarised prints in fixed notation)
+  let checked = 0;
+  for (const file of ['chapter3.json', 'reference_cases.json']) {
+    const json = JSON.parse(fs.readFileSync(new URL(`../fixtures/${file}`, import.meta.url), 'utf8'));
+    const prints = [];
+    const walk = (o) => { if (o && typeof o === 'object') { if (typeof o.print === 'string' && Array.isArray(o.values)) prints.push(o); Object.values(o).forEach(walk); } };
+    walk(json);
+    for (const { print, values } of prints) {
+      if (/e[+-]|\.\.\./.test(print)) continue;   // scientific notation or summarised: not %.4f
+      const texts = print.replace(/grad_fn=<\w+>|requires_grad=True/g, '').match(/-?(\d+\.\d+|inf|nan)/g) || [];
+      if (texts.length !== values.length || !texts.every((t) => /\.\d{4}$|^-?(inf|nan)$/.test(t))) continue;
+      values.forEach((v, i) => assert.equal(pythonFixed(typeof v === 'string' ? Number(v.replace('inf', 'Infinity').replace('nan', 'NaN')) : v, 4), texts[i], print));
+      checked += values.length;
+    }
+  }
+  assert.ok(checked > 1000, `${checked} printed numbers compared`);
 });
 
 test('every colour of both scales keeps its cell text at 4.5:1 or more', () => {

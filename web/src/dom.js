@@ -5,6 +5,7 @@ import { nextTask } from './tasks.js';
 import { loadScript } from './trusted.js';
 import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
 import { drawWhenSeen, dropDraws } from './views/dom.js';
+import { pythonFixed } from './views/format.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
 // so the page and its drawings build nodes one way.
@@ -101,10 +102,12 @@ export function setText(el, text) {
 }
 
 // Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not
-// yet rendered (or whose TeX changed), from a cache of rendered formulas. While mathDeferred > 0 (an
+// yet rendered (or whose TeX changed), from a cache of the last TEX_CACHE_SIZE formulas used (a
+// formula's nodes are many, and every new seed or value makes new ones). While mathDeferred > 0 (an
 // element's first build) boxes are queued and rendered by drainMath a few ms per task, in page order,
 // so no task grows long.
-const texCache = new Map();
+const TEX_CACHE_SIZE = 64;
+const texCache = new Map();   // in order of last use, oldest first
 const texQueue = [];
 let mathDeferred = 0;
 export function deferMath(delta) { mathDeferred += delta; }
@@ -118,13 +121,15 @@ function renderBox(el) {
   if (!key || el.dataset.rendered === key) return;
   const cached = texCache.get(key);
   if (cached) {
+    texCache.delete(key);   // now the most recently used
+    texCache.set(key, cached);
     el.replaceChildren(...cached.cloneNode(true).childNodes);
   } else if (!katexModule) {
     el.textContent = key.slice(1);   // KaTeX would not load: the TeX, readable
   } else {
     el.replaceChildren();
     katexModule.render(key.slice(1), el, { displayMode: key[0] === 'D', throwOnError: false, output: 'htmlAndMathml' });
-    if (texCache.size > 2000) texCache.clear();
+    if (texCache.size >= TEX_CACHE_SIZE) texCache.delete(texCache.keys().next().value);
     texCache.set(key, el.cloneNode(true));
   }
   el.dataset.rendered = key;
@@ -170,8 +175,9 @@ export function para(...parts) {
   return h('p', null, parts.map((p) => (Array.isArray(p) ? tex(p[1]) : p)));
 }
 
-// 4 decimals, as the book writes numbers in running text.
-export const fixed4 = (v) => Number(v).toFixed(4);
+// 4 decimals, as the book writes numbers and Python's '%.4f' prints them (views/format.js's pythonFixed:
+// from the float32's exact value, ties to even; nan, inf, -inf).
+export const fixed4 = (v) => pythonFixed(v, 4);
 
 // Python code, marked as highlighters expect it.
 export function pythonCode(python) {

@@ -112,7 +112,7 @@ export function editorPanel(ctx) {
   buildGrid();
 
   const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'α = softmax(ω / √d_k) for these inputs (§3.4.1)',
-    testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
+    testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'rows' });
 
   // collapsed at first: the first screen shows the attention itself, not a form
   const el = h('details', { class: 'editor' },

@@ -29,7 +29,7 @@ export function stateFromAttributes(get, book) {
   const state = { ...book, words: book.words.slice(), inputs: book.inputs.slice() };
   state.custom = ['words', 'inputs', 'seed', 'd-out', 'temperature'].some((name) => get(name) !== null);
   const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
-  const bad = (name, value, what) => new Error(`attention-lab: ${name}="${String(value).slice(0, 60)}" ${what}`);
+  const bad = (name, value, what) => new Error(`attention-lab: ${name}="${excerpt(String(value))}" ${what}`);
   const inputsText = get('inputs');
   if (inputsText !== null) {
     let rows;
@@ -43,7 +43,7 @@ export function stateFromAttributes(get, book) {
     rows.forEach((row, i) => {
       if (row.length !== d_in) throw bad('inputs', inputsText, `has ${count(row.length, 'number')} in row ${i + 1} but ${d_in} in row 1; give every row ${d_in}.`);
       row.forEach((v, j) => {
-        if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > LIMITS.value) throw bad('inputs', inputsText, `has ${JSON.stringify(v)} in row ${i + 1}, column ${j + 1}; every value must be a number from -${LIMITS.value} to ${LIMITS.value}.`);
+        if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > LIMITS.value) throw bad('inputs', inputsText, `has ${excerpt(JSON.stringify(v) ?? String(v))} in row ${i + 1}, column ${j + 1}; every value must be a number from -${LIMITS.value} to ${LIMITS.value}.`);
       });
     });
     state.tokens = rows.length;
@@ -93,6 +93,18 @@ export function stateFromAttributes(get, book) {
   return state;
 }
 
+// At most about 80 characters of a bad value, for the sentence that quotes it (a value may be
+// megabytes), not cutting a surrogate pair.
+export function excerpt(text, max = 80) {
+  if (text.length <= max) return text;
+  const end = /[\uD800-\uDBFF]/.test(text[max - 1]) ? max - 1 : max;
+  return `${text.slice(0, end)}…`;
+}
+
+// Characters a word may not hold: C0 and C1 controls (NUL, tab, line breaks, ...) and the line and
+// paragraph separators. The printed programs would not run, and the field would not show them.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
 // Each parser returns {value} or {error: a sentence saying what to enter}.
 export function parseValue(text) {
   const t = text.trim();
@@ -106,6 +118,7 @@ export function parseWord(text) {
   const t = text.trim();
   if (t === '') return { error: 'Enter a word for this token.' };
   if (t.length > LIMITS.word) return { error: `Use at most ${LIMITS.word} characters.` };
+  if (CONTROL.test(t)) return { error: 'A word cannot hold control characters (a tab, a line break, NUL, …); use letters, digits, spaces and punctuation.' };
   return { value: t };
 }
 function parseInteger(text, lo, hi, example) {

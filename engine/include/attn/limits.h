@@ -48,9 +48,13 @@ constexpr int64_t kContextLength = 1024;
 
 namespace attn::limits {
 
-// The `train` op: at most this many steps, and steps × (forward + backward multiply-adds) at most
-// kMaxTrainWork, the order of the largest single forward a request may ask for.
+// The `train` op (and `grad`, one step): at most this many steps, and over all of them at most
+// kMaxTrainWork multiply-adds (of the forwards' and backwards' matrix products) and computed numbers
+// (elementwise, softmax and optimizer; checks::train_step_work weighs them by cost) together: about
+// 1 s natively whatever the sizes (scripts/train_limits.py), so a run answers within 2 s, its answer
+// included (README.md, "Limits"). Its answers, TrainRun's slices added up, hold at most
+// kMaxResultNumbers numbers.
 constexpr int64_t kMaxTrainSteps = 10000;
-constexpr int64_t kMaxTrainWork = int64_t(1) << 33;
+constexpr int64_t kMaxTrainWork = int64_t(1) << 29;
 
 }  // namespace attn::limits

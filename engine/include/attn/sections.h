@@ -18,7 +18,8 @@ inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temper
 //                    a number replaces the seed of every torch.manual_seed(...) in the section's code),
 //           "temperature": T (temperature only; default √d_k),
 //           "d_k": 2..1024 (why-sqrt-dk only; default 64: the experiment of attn/dk_experiment.h),
-//           "corrupt": "none" | "row" | "inputs", "corrupt_row": 1..tokens (batched only),
+//           "corrupt": "none" | "row" | "inputs", "corrupt_row": 1..tokens (batched only: row reverses that
+//                      row of the weights; debug/attn_weights and debug/all_context_vecs are what it used),
 //           "bug": a name of attn/bug_hunt.h's kBugNames (bug-hunt only; default the first)}
 // answer:  {"section": id, "results": {name: R, ...}}, "inputs" among them, with R as eval's result (shape, values, print
 //           without grad_fn, grad_fn and print_with_grad_fn when it has one) plus "line", exactly what

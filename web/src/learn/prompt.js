@@ -138,6 +138,16 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
       return place(box);
     },
     placed: () => (el ? place(el) : null),
+    // true once answered or skipped (always, with exercises off): what the answer gives away may show
+    revealed: () => !hub.enabled || !!answeredEntry(hub.progress.get(id)),
+    // A view that would show the answer waits for it (the stepper before ω₂₂): the question comes
+    // into sight with the focus, and says why.
+    hold(why) {
+      if (!el) return;
+      error.textContent = why; error.hidden = false;
+      el.scrollIntoView({ block: 'center' });
+      (input || options.querySelector('button'))?.focus({ preventScroll: true });
+    },
     // the question's words, when they quote numbers of the inputs (only a change is written)
     setQuestion(text) { if (questionBox.textContent !== text) questionBox.textContent = text; },
   };

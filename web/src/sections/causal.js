@@ -1,7 +1,8 @@
 // Section "causal" (§3.5): the mask by both routes, dropout with the book's masks, and CausalAttention,
 // all on the learner's inputs and seed.
 import { h, para, codeCell, place } from '../dom.js';
-import { matrixView } from '../views/index.js';
+import { matrixView, shortestFloat32 } from '../views/index.js';
+import { sharedLegend } from '../views/legend.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
@@ -17,14 +18,24 @@ export default {
 function build(ctx) {
   const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
   const empty = { values: [0], shape: [1, 1] };
-  const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], ...extra });
+  // The α maps are coloured per row (color.js) and read with one legend per pair; the masked future
+  // (hatched grey, no value) and cells dropped by dropout (white, a struck-through 0) look different.
+  const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: 'query', colName: 'key', scale: 'rows', legend: false, ...extra });
   const before = map('attn_weights before masking', 'α before masking', 'causal-before');
-  const causalMap = map('causal attn_weights', 'causal α: the future greyed, rows renormalised', 'causal-heatmap');
-  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)): 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, domain: [0, 2] });
-  const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells hatched, survivors ×2', 'dropout-heatmap', { domain: [0, 2] });
-  // A drawn map of an engine result; masked: which cells to grey (they then carry data-value="0").
+  const causalMap = map('causal attn_weights', 'causal α: the future masked, rows renormalised', 'causal-heatmap');
+  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)): 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
+  const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells struck through, survivors ×2', 'dropout-heatmap');
+  // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
+  const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: 'query', colName: 'key', decimals: 2 });
+  const rowsSay = 'Each row coloured from its smallest weight (light) to its largest (dark); a row whose weights differ by less than 0.05 is drawn around the middle on a 0.05-wide scale, so near-equal weights look near-equal.';
+  const maskLegend = sharedLegend({ kind: 'rows', says: `Both maps: ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, testid: 'causal-legend' });
+  const dropLegend = sharedLegend({ kind: 'rows', says: `dropout(α): ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, dropped: true, testid: 'dropout-legend' });
+  // the engine's texts: its numbers read back print the same, but −inf reads back as -Infinity
+  const shortestText = (v) => (Number.isFinite(v) ? String(v) : shortestFloat32(v));
+  // A drawn map of an engine result; masked(i, j, v): true to grey a cell, 'dropped' for one dropout
+  // zeroed (they then carry data-value="0").
   const ask = causalPrompts(ctx);   // predict, then reveal: the mask's zeros, a renormalised row's sum, dropout's scale
-  const drawn = (res, words, masked) => ({ values: res.values, texts: res.values.map(String), shape: res.shape, rowLabels: words, colLabels: words,
+  const drawn = (res, words, masked) => ({ values: res.values, texts: res.values.map(shortestText), shape: res.shape, rowLabels: words, colLabels: words,
     mask: masked ? res.values.map((_, idx) => masked(Math.floor(idx / res.shape[1]), idx % res.shape[1], res.values[idx])) : undefined });
   function update() {
     const st = ctx.state;
@@ -36,9 +47,11 @@ function build(ctx) {
     const same = route1.print === route2.print;   // without grad_fn: the two routes' ops differ
     const words = st.words, future = (i, j) => j > i;
     before.update(drawn(r('3.5.1/attn_weights'), words));
+    if (!r('3.5.1/masked').error) maskedScores.update(drawn(r('3.5.1/masked'), words));
     if (!route2.error) causalMap.update(drawn(route2, words, future));
-    ones.update(drawn(r('3.5.2/dropout_ones'), words, (i, j, v) => v === 0));
-    dropped.update(drawn(r('3.5.2/dropout_attn_weights'), words, (i, j, v) => v === 0));
+    ones.update(drawn(r('3.5.2/dropout_ones'), words, (i, j, v) => v === 0 && 'dropped'));
+    // dropout(α) of the causal α: the future is masked, a zero in the past was dropped
+    dropped.update(drawn(r('3.5.2/dropout_attn_weights'), words, (i, j, v) => (future(i, j) ? true : v === 0 && 'dropped')));
     ask.update(r);
     show(body,
       para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
@@ -51,8 +64,9 @@ function build(ctx) {
       ask.rowSum.gate(cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm')),
       h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
       cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
+      place(maskedScores.el),
       cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
-      h('div', { class: 'matrices' }, place(before.el), place(causalMap.el)),
+      h('div', { class: 'matrices' }, place(before.el), place(causalMap.el)), place(maskLegend.el),
       h('p', { class: same ? 'match' : 'note error', 'data-testid': 'routes-verdict',
         text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
           : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }),
@@ -61,7 +75,7 @@ function build(ctx) {
       ask.dropout.gate(para(`Dropout with p = 0.5 zeroes about half the entries and scales the survivors by 1/(1−p) = 2. After torch.manual_seed(${seedFor(st, 123)}) the engine draws exactly PyTorch’s mask:`),
         cell(`torch.manual_seed(${seedFor(st, 123)})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones')),
       cell(`torch.manual_seed(${seedFor(st, 123)})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
-      h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)),
+      h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)), place(dropLegend.el),
       h('h3', { text: 'CausalAttention, on your inputs' }),
       listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
       codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),

@@ -3,6 +3,7 @@
 import { h, para } from '../dom.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, show } from './common.js';
+import { placeNote } from './order.js';
 import LISTING_3_1 from '../../../book/listings/listing_3_1.py';
 import LISTING_3_2 from '../../../book/listings/listing_3_2.py';
 import { exercise31 } from '../learn/exercises.js';
@@ -25,17 +26,18 @@ function build(ctx) {
     if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
     const v1 = r('3.4.2/sa_v1'), v2 = r('3.4.2/sa_v2'), ex = r('ex3.1/sa_v1_with_v2_weights');
+    const byHand = `§3.4.1${placeNote(ctx, 'classes', 'step-by-step')}`;   // where z(2) was computed step by step
     let rowNote = null;
     if (!v1.error) {
       const z2 = r('3.4.1/context_vec_2').print, row2 = r('3.4.2/sa_v1_row_2').print;
       rowNote = h('p', { class: z2 === row2 ? 'match' : 'note error', 'data-testid': 'v1-row2' },
-        z2 === row2 ? `The highlighted row 2 is ${row2}: exactly z(2), computed by hand above. The class runs the identical dataflow for all ${v1.shape[0]} queries at once.`
-          : `Row 2 is ${row2}, but z(2) above is ${z2}.`);
+        z2 === row2 ? `The highlighted row 2 is ${row2}: exactly z(2), computed by hand in ${byHand}. The class runs the identical dataflow for all ${v1.shape[0]} queries at once.`
+          : `Row 2 is ${row2}, but z(2) in ${byHand} is ${z2}.`);
     }
     const sameAsV2 = !ex.error && !v2.error && ex.print === v2.print;
     ex31.update();
     show(body,
-      para('Everything above, bundled into a PyTorch module: the book’s Listing 3.1.'),
+      para(`All of ${byHand}, bundled into a PyTorch module: the book’s Listing 3.1.`),
       resultCell(`${LISTING_3_1.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 123)})\nsa_v1 = SelfAttention_v1(d_in, d_out)\nprint(sa_v1(inputs))`, v1, '3.4.2/sa_v1', { row: 1 }),
       rowNote,
       h('h3', { text: 'Listing 3.2 — the same class with nn.Linear' }),

@@ -1,15 +1,27 @@
 // Section "multi-head" (§3.6): the wrapper and MultiHeadAttention on the learner's inputs, exercise 3.2,
 // and exercise 3.3 timed in a Web Worker, which is started only when the learner runs the timing.
-import { h, para, codeCell, uid, place } from '../dom.js';
+import { h, para, codeCell, uid, place, setText } from '../dom.js';
 import { startEngineWorker } from '../engine.js';
 import { seedFor } from '../model.js';
-import { sectionFrame, resultCell, listing, show } from './common.js';
+import { sectionFrame, resultCell, listing, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
 import { exercise32, exercise33 } from '../learn/exercises.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 
 const MHA_TOKENS = [128, 256, 512, 1024];
+
+// The book's (1, 2, 3, 4) example tensor of §3.6.2, as the book writes it (the engine's 3.6.2/a_at_aT is its product).
+const BOOK_A = `a = torch.tensor([[[[0.2745, 0.6584, 0.2775, 0.8573],
+                    [0.8993, 0.0390, 0.9268, 0.7388],
+                    [0.7179, 0.7058, 0.9156, 0.4340]],
+                   [[0.0772, 0.3565, 0.1479, 0.5331],
+                    [0.4066, 0.2318, 0.4545, 0.9737],
+                    [0.4606, 0.5159, 0.4220, 0.5786]]]])`;
+
+// What Python shows when Listing 3.5's assert fails (d_out not divisible by num_heads): the traceback,
+// whose last line is the exception.
+const MHA_ASSERTION = 'Traceback (most recent call last):\n  ...\nAssertionError: d_out must be divisible by num_heads';
 
 export default {
   id: 'multi-head',
@@ -22,11 +34,15 @@ function build(ctx) {
   const { el, body } = sectionFrame('multi-head', 'Rung 4 — multi-head attention (§3.6)');
   // the heads as small multiples: each head's causal weights for the first batch item
   const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
-    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1], legend: k === 2 }));
+    rowName: 'query', colName: 'key', scale: 'rows', legend: k === 2 }));
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
-  const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output', hidden: true });
+  // the program the worker runs, as Python (engine-worker.js: x drawn after seed 123, then the module built after seed 123)
+  const gpt2Program = (tokens) => `torch.manual_seed(123)\nx = torch.rand(1, ${tokens}, 768)\ntorch.manual_seed(123)\nmha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(mha(x))`;
+  const timingCode = h('code', { class: 'language-python', text: gpt2Program(256) });
+  const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
+  const timingCell = h('div', { class: 'cell', hidden: true }, h('pre', { class: 'code' }, timingCode), timingOut);
   const tokensSelect = h('select', { id: uid('mha-t') }, MHA_TOKENS.map((t) => h('option', { value: String(t), text: String(t), selected: t === 256 })));
   const runBtn = h('button', { type: 'button', 'data-testid': 'mha-run', text: 'Run in a Web Worker' });
   const runAllBtn = h('button', { type: 'button', 'data-testid': 'mha-run-all', text: `Run T = ${MHA_TOKENS.join(', ')}` });
@@ -40,7 +56,7 @@ function build(ctx) {
     para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, so doubling T roughly quadruples the attention part of the work.'),
     h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: 'Tokens T ' }), tokensSelect, runBtn, runAllBtn),
     timingStatus,
-    timingTable, timingOut));
+    timingTable, timingCell));
 
   function startWorker() {
     if (worker) return worker;
@@ -51,8 +67,9 @@ function build(ctx) {
       if (m.error) { timingStatus.textContent = `T = ${m.tokens}: ${m.error}`; queue = []; return; }
       times.set(m.tokens, m.ms);
       renderTimes();
-      timingOut.hidden = false;
-      timingOut.textContent = `mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(mha(torch.rand(1, ${m.tokens}, 768)))\n${m.print}`;
+      timingCell.hidden = false;
+      setText(timingCode, gpt2Program(m.tokens));
+      timingOut.textContent = m.print;
       timingStatus.textContent = `T = ${m.tokens}: ${m.ms.toFixed(1)} ms for the forward pass.`;
       next();
     };
@@ -87,6 +104,7 @@ function build(ctx) {
     const withShape = (id) => (r(id).error ? null : h('pre', { class: 'out', text: r(`${id}.shape`).line }));
     const seed = seedFor(st, 123);
     ex32.update(r); ex33.update(r);
+    const mhaOut = r('3.6.2/context_vecs');   // an error when d_out is odd: Listing 3.5's assert fails
     heads.forEach((view, k) => {
       const w = r(`heads/${k + 1}/attn_weights`), n = w.shape[1];
       view.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: st.words, colLabels: st.words,
@@ -105,10 +123,10 @@ function build(ctx) {
         resultCell(`torch.manual_seed(${seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))`, r('ex3.2/context_vecs'), 'ex3.2/context_vecs')),
       h('h3', { text: 'MultiHeadAttention — one set of weights, split into heads' }),
       para('The efficient version projects once and splits the result into heads with view and transpose; the per-head scores are a batched product such as:'),
-      codeCell('print(a @ a.transpose(2, 3))   # a: the book’s (1, 2, 3, 4) example tensor', r('3.6.2/a_at_aT').line, { cell: '3.6.2/a_at_aT' }),
+      codeCell(`${BOOK_A}\nprint(a @ a.transpose(2, 3))`, r('3.6.2/a_at_aT').line, { cell: '3.6.2/a_at_aT' }),
       listing('Listing 3.5 — an efficient multi-head attention class', LISTING_3_5.trimEnd()),
       resultCell(`torch.manual_seed(${seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
-        r('3.6.2/context_vecs'), '3.6.2/context_vecs', { extra: withShape('3.6.2/context_vecs') }),
+        mhaOut.error ? { line: MHA_ASSERTION } : mhaOut, '3.6.2/context_vecs', { extra: mhaOut.error ? errorNote(mhaOut.error) : withShape('3.6.2/context_vecs') }),
       ex33.prompt.placed(),
       ex33.prompt.gate(codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', r('ex3.3/num_params').line, { cell: 'ex3.3/num_params' })),
       place(timing));

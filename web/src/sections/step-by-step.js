@@ -7,8 +7,10 @@
 import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../model.js';
 import { sectionFrame, inputsPython, show } from './common.js';
+import { placeNote } from './order.js';
 import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
 import { stepByStepPrompts } from '../learn/prompts.js';
+import { qkPlane } from '../views/qk-plane.js';
 
 export default {
   id: 'step-by-step',
@@ -151,12 +153,20 @@ function build(ctx) {
     scaled: view('scaled_scores_2', 'ω₂ / √d_k', { rowName: 'query', colName: 'key' }),
     exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: 'query', colName: 'key', legend: false }),
     sum: view('exps_2_sum', 'their sum', { rowName: 'sum', colName: 'of', legend: false }),
-    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] }),
+    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'rows' }),
     partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: 'dimension' }),
     z: view('context_vec', 'Z = α V', { rowName: 'token', colName: 'dimension' }),
   };
   const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
+  const plane = qkPlane();   // q(2) and the keys in the plane, beside the scores
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
+  // Predict, then see: the stepper holds before the step that computes ω₂₂ until its question above
+  // is answered or skipped.
+  walk.el.addEventListener('stepgate', (e) => {
+    if (e.detail.id !== OMEGA22_STEP || ask.omega22.revealed()) return;
+    e.preventDefault();
+    ask.omega22.hold('The next step computes ω₂₂: type your prediction first, or press “Just show me”.');
+  });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
     h('div', { class: 'stage-row' }, views.q.el, views.k.el, views.v.el),
@@ -231,6 +241,7 @@ function build(ctx) {
     views.scores.update(drawn(R.attn_scores, words, words));
     views.weights.update(drawn(R.attn_weights, words, words));
     views.z.update(drawn(R.context_vec, words, dOut));
+    plane.update({ queries: R.queries, keys, scores: R.attn_scores, words });
     const row2 = [words[1]];
     // (their prints are in the code cells below)
     views.scaled.update({ ...drawn({ ...R.scaled_scores_2, shape: [1, n] }, row2, words), print: null });
@@ -244,11 +255,8 @@ function build(ctx) {
     ask.update(D, words);
 
     show(body,
-      para('The simplified mechanism of §3.3 (rung 1, further down) had nothing to learn. This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
+      para(`The simplified mechanism of §3.3${placeNote(ctx, 'step-by-step', 'batched', 'rung 1')} had nothing to learn.`, ' This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
       tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
-      para(`${dOutText}. `, d_in !== dk
-        ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
-        : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
       h('p', null, 'Put together, this is ', h('strong', { text: 'scaled dot-product attention' }), ', softmax(QKᵀ / √d_k) · V. With your inputs the shapes flow like this (each stage links to its drawing):'),
       h('p', { class: 'pipeline', 'data-testid': 'sdpa-pipeline' },
         stage('x', `x (${shape(R.inputs)})`), ' → ', stage('q', 'Q'), ', ', stage('k', 'K'), ', ', stage('v', `V (${shape(R.queries)})`),
@@ -257,6 +265,9 @@ function build(ctx) {
       para('Step through it for token 2 with Next and Back (or ← →): a value not yet computed is drawn empty, and each step draws its operands and its result, with the digits its caption uses, under the caption.'),
       ask.omega22.placed(),
       place(walk.el),
+      para(`${dOutText}. `, d_in !== dk
+        ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
+        : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
       para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (here still random, from torch.rand with the seed), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
       para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal (a step that uses them shows them with 4), and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see, dashed, the query, key and value it links and its row of z.'),
       codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\ntorch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
@@ -266,10 +277,11 @@ function build(ctx) {
       h('h3', { text: 'From scores to scaled weights' }),
       tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
       para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
-      ask.omega22.gate(   // ω₂₂'s value waits for the learner's prediction
+      ask.omega22.gate(   // ω₂₂'s value (and the row and the plane that list it) waits for the learner's prediction
         h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
-        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' })),
-      codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
+        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
+        codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
+        place(plane.el)),
       para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
       codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
       ask.topWeight.placed(),

@@ -22,14 +22,17 @@ function build(ctx) {
   const tText = h('output', { for: sliderId, class: 'tvalue' });
   const weightsText = h('output', { class: 'weights-text', 'data-testid': 'temperature-weights', 'aria-live': 'off' });
   const regime = h('p', { class: 'regime', role: 'status', 'aria-live': 'polite', 'data-testid': 'temperature-regime' });
-  const printOut = h('pre', { class: 'out temperature-out' });
+  // print(torch.softmax(attn_scores_2 / T, dim=-1)) as a code cell: it runs after §3.4.1's cells
+  const printCode = h('code', { class: 'language-python' });
+  const printOut = h('pre', { class: 'out temperature-out', 'data-testid': 'temperature-print' });
+  const printCell = h('div', { class: 'cell' }, h('pre', { class: 'code' }, printCode), printOut);
   const bars = h('div', { class: 'bars', 'aria-hidden': 'true' });
   const markLabels = h('div', { class: 'mark-labels', 'aria-hidden': 'true' });
   const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
   const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
   const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'weights under T', title: 'softmax(ω / T), every query', testid: 'temperature-heatmap',
-    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
+    rowName: 'query', colName: 'key', scale: 'rows' });
   const plane = pointPlot({ title: 'z⁽²⁾ among the value vectors', testid: 'temperature-plane',
     summary: 'The value vectors v(j) as labelled points and z(2) under T, their weighted mean, as a diamond; spokes are as thick as each weight.',
     x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });
@@ -63,7 +66,7 @@ function build(ctx) {
     h('div', { class: 'bars-wrap' }, bars),
     h('p', { class: 'weights-line' }, tex('\\alpha_2 = '), ' [', weightsText, ']'),
     h('p', { class: 'weights-line' }, tex('z^{(2)} = \\alpha_2 \\cdot \\text{values} = '), contextText),
-    regime, printOut,
+    regime, printCell,
     h('div', { class: 'temperature-views' }, plane.el, planeNote, heat.el), shareText);
   markLabels.append(
     h('span', { class: 'mark', style: `left:${pct(-200)}`, text: '0.01' }),
@@ -163,7 +166,8 @@ function build(ctx) {
     setText(tText, tLabel(T));
     const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
     if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);
-    setText(printOut, `print(torch.softmax(attn_scores_2 / ${r('temperature').values[0]}, dim=-1))\n${r('temperature_weights_2').print}`);
+    setText(printCode, `print(torch.softmax(attn_scores_2 / ${r('temperature').values[0]}, dim=-1))`);
+    setText(printOut, r('temperature_weights_2').print);
     const { kind, top } = weightRegime(w);
     const text = kind === 'one' ? `Step function: “${words[top]}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
       : kind === 'uniform' ? 'Nearly uniform: every token gets about the same weight, so attention carries no signal.'

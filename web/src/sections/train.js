@@ -179,7 +179,7 @@ function build(ctx) {
     describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
   const lossPlot = linePlot(lossOptions);
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights for the tokens as written (order 1 of 4): query × key', testid: 'train-heatmap',
-    rowName: 'query', colName: 'key', scale: 'sequential', domain: [0, 1] });
+    rowName: 'query', colName: 'key', scale: 'rows' });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
   const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: `${name}.weight transposed`, title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
     testid: `train-${name}`, rowName: 'input', colName: 'output', scale: 'diverging', domain: [-1, 1] }));

@@ -71,12 +71,41 @@ export function textOn(rgb) {
   return (l + 0.05) / (INK_L + 0.05) >= 1.05 / (l + 0.05) ? INK : PAPER;
 }
 
-// A scale for a set of values: {kind, domain, rgb(v), stops(n)}.
+// Attention weights drawn per row ('rows'): each row's smallest weight gets the ramp's light end and
+// its largest the dark end, so "journey attends most" shows even when all 36 weights lie in 0.09-0.23.
+// A row whose weights lie within ROW_MIN_SPAN of each other is drawn on a scale ROW_MIN_SPAN wide around
+// its middle, so near-equal weights look near-equal and rounding noise never looks like a preference.
+export const ROW_MIN_SPAN = 0.05;
+// Per row: [lo, hi] of its finite values that are not skipped (masked), widened to ROW_MIN_SPAN.
+function rowDomains(values, cols, skip) {
+  const domains = [];
+  for (let start = 0; start < values.length; start += cols) {
+    let lo = Infinity, hi = -Infinity;
+    for (let k = start; k < start + cols; k++) {
+      const v = values[k];
+      if ((skip && skip[k]) || !Number.isFinite(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (lo === Infinity) { lo = 0; hi = 1; }
+    if (hi - lo < ROW_MIN_SPAN) { const mid = (lo + hi) / 2; lo = mid - ROW_MIN_SPAN / 2; hi = mid + ROW_MIN_SPAN / 2; }
+    domains.push([lo, hi]);
+  }
+  return domains;
+}
+
+// A scale for a set of values: {kind, domain, rgb(v, row), at(t)}.
 //   kind 'sequential': domain [lo, hi] (default [0, 1]); 'diverging': domain [−m, m] centred on 0;
 //   'auto': sequential [0, 1] when every value is in [0, 1], diverging when any is negative,
 //   otherwise sequential [0, max].
+//   kind 'rows': sequential per row (rowDomains above); needs cols, and skip (the masked cells) if any.
 // stops: {sequential, diverging} colour stops replacing the defaults (themedStops), each optional.
-export function scaleFor(values, { kind = 'auto', domain, stops = {} } = {}) {
+export function scaleFor(values, { kind = 'auto', domain, stops = {}, cols = values.length, skip = null } = {}) {
+  if (kind === 'rows') {
+    const q = stops.sequential || VIRIDIS_RGB_LIGHT_FIRST;
+    const domains = rowDomains(values, cols, skip);
+    return { kind, domain: [0, 1], domains, rgb: (v, row = 0) => { const [d0, d1] = domains[row]; return sequentialRgb((v - d0) / (d1 - d0), q); }, at: (t) => sequentialRgb(t, q) };
+  }
   let lo = Infinity, hi = -Infinity;
   for (const v of values) if (Number.isFinite(v)) { if (v < lo) lo = v; if (v > hi) hi = v; }
   if (lo === Infinity) { lo = 0; hi = 1; }

@@ -27,9 +27,9 @@ const cellEvent = (type, detail) => new CustomEvent(type, { bubbles: true, detai
 // matrixView(data, options) -> {el, update(data), highlight(spec, {linked}?), clearHighlight(), reveal(spec),
 //   cell(r, c), focusCell(r, c)}
 //   data:    {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
-//            masked, rowLabels?, colLabels?, print?: PyTorch's print, shown under the drawing}
+//            masked, 'dropped' = dropped by dropout (drawn differently), rowLabels?, colLabels?, print?: PyTorch's print, shown under the drawing}
 //   options: {name (accessible name, e.g. "W_q"), title? (a node or text for the heading, e.g. KaTeX),
-//            testid?, decimals = 4, scale = 'auto'|'sequential'|'diverging', domain?, rowName = 'row',
+//            testid?, decimals = 4, scale = 'auto'|'sequential'|'diverging'|'rows' (per row, color.js), domain?, rowName = 'row',
 //            colName = 'column', legend = true}
 // Events on el (they bubble): 'cellhover' and 'cellfocus' with {row, col, value, text, name};
 // 'cellleave' with {name} when neither pointer nor focus is on a cell any more.
@@ -141,24 +141,33 @@ export function matrixView(data, options = {}) {
     for (let i = 0; i < rows; i++) setAttr(rowHeads[i], 'title', rowLabels[i]);
     for (let j = 0; j < cols; j++) setAttr(colHeads[j], 'title', colLabels[j]);
 
-    const scale = scaleFor(Array.from(values), { kind: options.scale, domain: options.domain, stops: root.isConnected ? themedStops(root) : {} });
     const masks = next.mask;
+    const scale = scaleFor(Array.from(values, Number), { kind: options.scale, domain: options.domain, stops: root.isConnected ? themedStops(root) : {}, cols, skip: masks });
     let widest = 1;
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
         const k = i * cols + j;
         const cell = cells[i][j];
+        // mask[k]: truthy = masked (the future: no value drawn), 'dropped' = zeroed by dropout (its 0 drawn)
         const masked = Boolean(masks && masks[k]);
+        const dropped = masked && masks[k] === 'dropped';
         const v = masked ? 0 : Number(values[k]);
         const valueText = masked ? '0' : (next.texts && next.texts[k] != null ? String(next.texts[k]) : shortestFloat32(v));
-        cell.full = masked ? '' : fixed(v, decimals);
+        cell.full = dropped ? '0' : masked ? '' : fixed(v, decimals);
+        const finite = masked || Number.isFinite(v);   // nan and ±inf are drawn as what they are, uncoloured
         widest = Math.max(widest, cell.full.length);
         cell.value = v;
         // the DOM is written only where something changed (the last written values live on the cell)
         if (valueText !== cell.valueText) { cell.valueText = valueText; cell.td.setAttribute('data-value', valueText); }
-        if (masked !== cell.masked) { cell.masked = masked; cell.td.classList.toggle('mv-masked', masked); }
+        const maskKind = dropped ? 'dropped' : masked ? 'masked' : false;
+        if (maskKind !== cell.masked) {
+          cell.masked = maskKind;
+          cell.td.classList.toggle('mv-masked', maskKind === 'masked');
+          cell.td.classList.toggle('mv-dropped', maskKind === 'dropped');
+        }
+        if (!finite !== Boolean(cell.nonFinite)) { cell.nonFinite = !finite; cell.td.classList.toggle('mv-nonfinite', !finite); }
         paintCell(cell, i, j);
-        const rgb = masked ? null : scale.rgb(v);
+        const rgb = masked || !finite ? null : scale.rgb(v, i);
         const bg = rgb ? cssRgb(rgb) : '';
         if (bg !== cell.bg) {
           cell.bg = bg;
@@ -201,7 +210,7 @@ export function matrixView(data, options = {}) {
     if (shown !== cell.shown) { cell.shown = shown; cell.text.data = shown; }
     if (pending !== cell.pending) { cell.pending = pending; if (pending) cell.td.setAttribute('data-pending', 'true'); else cell.td.removeAttribute('data-pending'); }
     const where = `${name} ${rowName} ${rowLabels[i] ?? i + 1}, ${colName} ${colLabels[j] ?? j + 1}`;
-    const label = pending ? `${where}: not computed yet` : `${shown ? `${shown}, ` : ''}${where}: ${cell.masked ? 'masked, 0' : cell.valueText}`;
+    const label = pending ? `${where}: not computed yet` : `${shown ? `${shown}, ` : ''}${where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
     if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
   }
   // PyTorch's print shows every value: hidden while one is still pending
@@ -285,7 +294,7 @@ export function matrixView(data, options = {}) {
     const [lo, hi] = scale.domain;
     const stops = Array.from({ length: 11 }, (_, i) => `${cssRgb(scale.at(i / 10))} ${i * 10}%`).join(', ');
     const label = (v) => fixed(v, Math.abs(hi - lo) >= 10 ? 0 : Math.abs(hi - lo) >= 2 ? 1 : 2);
-    const parts = scale.kind === 'diverging' ? [label(lo), '0', label(hi)] : [label(lo), label(hi)];
+    const parts = scale.kind === 'rows' ? ['row min', 'row max'] : scale.kind === 'diverging' ? [label(lo), '0', label(hi)] : [label(lo), label(hi)];
     if (legendEl.dataset.key === stops + parts.join()) return;
     legendEl.dataset.key = stops + parts.join();
     legendEl.replaceChildren(
@@ -298,7 +307,7 @@ export function matrixView(data, options = {}) {
     const cell = cells[row] && cells[row][col];
     if (!cell) return;
     const where = `${name}[${rowLabels[row]}, ${colLabels[col]}]`;
-    setText(tipText, cell.pending ? `${where}: not computed yet` : `${where} = ${cell.masked ? '0 (masked)' : cell.valueText}`);
+    setText(tipText, cell.pending ? `${where}: not computed yet` : `${where} = ${cell.masked ? `0 (${cell.masked})` : cell.valueText}`);
     tip.hidden = false;
     const section = root.closest('[data-section]');
     const bounds = section ? section.getBoundingClientRect() : { left: 0, right: innerWidth };

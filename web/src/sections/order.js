@@ -1,0 +1,20 @@
+// The page's order of sections, by id (registry.js builds the page from it), and where one section
+// stands from another, so a sentence that says "above" or "further down" is true on the full page and
+// says no direction in a single-section embed, where the other section is not shown.
+export const PAGE_ORDER = ['step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'batched', 'causal', 'multi-head', 'bug-hunt', 'train'];
+
+// 'above', 'below' or null (the other section is not on this page: ctx.open is false for one section).
+export function whereIs(ctx, from, to) {
+  if (!ctx.open) return null;
+  const a = PAGE_ORDER.indexOf(from), b = PAGE_ORDER.indexOf(to);
+  if (a < 0 || b < 0 || a === b) return null;
+  return b < a ? 'above' : 'below';
+}
+
+// " (above)", " (further down)" or "" to write after a section's name; with inside ("rung 1"):
+// " (rung 1, above)", " (rung 1, further down)" or " (rung 1)".
+export function placeNote(ctx, from, to, inside = '') {
+  const where = whereIs(ctx, from, to);
+  const words = [inside, where === 'above' ? 'above' : where === 'below' ? 'further down' : ''].filter(Boolean);
+  return words.length ? ` (${words.join(', ')})` : '';
+}
