@@ -64,7 +64,8 @@ fs.writeFileSync(path.join(out, 'katex-lib.js'), katexLib);
 // The integrity map: the SHA-384 of every script the element loads (katex-lib.js above, the engine
 // files the wasm build put in build/web/engine/, engine-worker.js as web/ has it), as <script integrity>
 // and fetch() take it. It goes into the bundle as the virtual module "attention-lab-integrity" (the
-// element checks each file against it) and into build/web/integrity.json, with attention-lab.js's own.
+// element checks each file against it, in place of web/src/integrity-map.js) and into
+// build/web/integrity.json, with attention-lab.js's own.
 const sha384 = (file) => `sha384-${crypto.createHash('sha384').update(fs.readFileSync(file)).digest('base64')}`;
 const integrityMap = {};
 for (const [name, file] of [['katex-lib.js', path.join(out, 'katex-lib.js')], ['engine/loader.js', path.join(out, 'engine/loader.js')],
@@ -76,12 +77,12 @@ for (const [name, file] of [['katex-lib.js', path.join(out, 'katex-lib.js')], ['
 const integrityModule = {
   name: 'attention-lab-integrity',
   setup(b) {
-    b.onResolve({ filter: /^attention-lab-integrity$/ }, () => ({ path: 'attention-lab-integrity', namespace: 'attention-lab-integrity' }));
+    b.onResolve({ filter: /^\.\/integrity-map\.js$/ }, () => ({ path: 'attention-lab-integrity', namespace: 'attention-lab-integrity' }));
     b.onLoad({ filter: /.*/, namespace: 'attention-lab-integrity' }, () => ({ contents: `export const INTEGRITY = ${JSON.stringify(integrityMap)};`, loader: 'js' }));
   },
 };
 
-// "attention-lab-files": null in the classic script; in the ES module build, the files as imports the
+// web/src/bundled-files.js (null) in the classic script; in the ES module build, in its place, the files as imports the
 // host's bundler follows (kept as written, relative to attention-lab.mjs): the engines, the loader and
 // KaTeX as dynamic imports of the .mjs copies written below, the fonts as imports of the .woff2 files
 // (Vite makes them asset URLs; esbuild with its file loader, README's one line), and the worker as
@@ -100,7 +101,7 @@ function filesModule(esm) {
   return {
     name: 'attention-lab-files',
     setup(b) {
-      b.onResolve({ filter: /^attention-lab-files$/ }, () => ({ path: 'attention-lab-files', namespace: 'attention-lab-files' }));
+      b.onResolve({ filter: /^\.\/bundled-files\.js$/ }, () => ({ path: 'attention-lab-files', namespace: 'attention-lab-files' }));
       b.onResolve({ filter: /^\.\//, namespace: 'attention-lab-files' }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /.*/, namespace: 'attention-lab-files' }, () => ({ contents: esm ? FILES_ESM : 'export const BUNDLED_FILES = null;', loader: 'js' }));
     },

@@ -14,7 +14,7 @@ export const SCRIPT_BASE = hasDocument
 // The ES module build (attention-lab.mjs, web/build.mjs): the files the host's bundler followed from
 // its imports (engines, KaTeX, fonts, worker); null in the classic script. They stand for the script's
 // own folder; configure({base}) or an engine-base still loads that folder's files instead.
-import { BUNDLED_FILES } from 'attention-lab-files';
+import { BUNDLED_FILES } from './bundled-files.js';
 export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
 export { BUNDLED_FILES };
 

@@ -3,7 +3,7 @@
 // (the integrity map, web/build.mjs). The policy passes exactly <approved folder><file it ships>, so
 // neither markup nor a second element can point it at another origin's or folder's scripts.
 import { APPROVED_BASES } from './base-url.js';
-import { INTEGRITY } from 'attention-lab-integrity';
+import { INTEGRITY } from './integrity-map.js';
 
 // Every script attention-lab loads, relative to its folder.
 export const SCRIPT_FILES = ['katex-lib.js', 'engine/loader.js', 'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js', 'engine-worker.js'];
