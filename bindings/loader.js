@@ -1,6 +1,7 @@
 // AttentionLabEngine.load(): picks the engine this JS engine can run, loads it from next to this
 // file and starts it (bindings/API.md). Plain ES5-style script: works as a classic <script>, in a
-// Worker through importScripts, and through require() in Node. It never fetch()es anything.
+// Worker through importScripts, and through require() in Node. It fetch()es only in a Worker, to
+// check an engine file against its integrity hash before importScripts runs it.
 (function (root) {
   "use strict";
 
@@ -53,18 +54,30 @@
   }
 
   // Under a Trusted Types CSP (require-trusted-types-for 'script') a script URL must come from a
-  // policy. This one passes only the engine files' own URLs; made once, when first needed.
-  var ENGINE_FILE = /(^|\/)attention-lab-(simd|scalar)\.js$/;
+  // policy. An element passes its own (options.scriptURL: the one policy name, "attention-lab"); alone,
+  // the loader makes that policy itself, made once, when first needed. It passes an engine file only on
+  // this script's own origin, in the folder being loaded from: never another origin's script.
+  var ENGINE_FILE = /^attention-lab-(simd|scalar)\.js$/;
   var scriptUrlPolicy = null;
-  function trustedScriptUrl(url) {
+  function originOf(url) {
+    var m = /^([a-z][a-z0-9+.-]*:\/\/[^\/?#]*)/i.exec(url);
+    return m ? m[1].toLowerCase() : "";
+  }
+  function checkedEngineUrl(u, folder) {
+    var file = u.slice(folder.length);
+    if (u.indexOf(folder) !== 0 || !ENGINE_FILE.test(file) || !baseUrl || originOf(u) !== originOf(baseUrl)) {
+      throw new TypeError("attention-lab's loader loads only its engine files from its own origin (" + originOf(baseUrl || "") + "), not " + u);
+    }
+    return u;
+  }
+  function trustedScriptUrl(url, folder, given) {
+    if (typeof given === "function") return given(url);
+    checkedEngineUrl(url, folder);
     var tt = root.trustedTypes;
     if (!tt || typeof tt.createPolicy !== "function") return url;
     if (!scriptUrlPolicy) {
-      scriptUrlPolicy = tt.createPolicy("attention-lab-engine", {
-        createScriptURL: function (u) {
-          if (!ENGINE_FILE.test(u.split(/[?#]/)[0])) throw new TypeError("attention-lab loads only its engine files, not " + u);
-          return u;
-        }
+      scriptUrlPolicy = tt.createPolicy("attention-lab", {
+        createScriptURL: function (u) { return checkedEngineUrl(u, folder); }
       });
     }
     return scriptUrlPolicy.createScriptURL(url);
@@ -185,30 +198,57 @@
 
   var factories = {};  // kind -> Promise of the createAttentionLab factory, each file loaded once
 
-  function loadFactory(kind, base) {
+  // An Error for an engine file that did not load; engineUrl lets the caller find out why.
+  function notLoaded(url) {
+    var e = new Error("could not load the engine from " + url);
+    e.engineUrl = url;
+    return e;
+  }
+
+  // options.integrity[file]: the file's SHA-384 ("sha384-..."): a <script integrity>, or in a Worker
+  // (importScripts takes none) a fetch with it before the import.
+  function loadFactory(kind, base, options) {
     var file = "attention-lab-" + kind + ".js";
+    // an ES module build brought the engines in with its imports (engine/*.mjs, web/build.mjs)
+    if (options.factories && typeof options.factories[kind] === "function") {
+      return Promise.resolve(options.factories[kind]()).then(function (m) { return m && m["default"] || m; });
+    }
     if (isNode) return Promise.resolve(require(require("path").join(__dirname, file)));
     var url = base + file;
+    var integrity = options.integrity && options.integrity[file];
     if (isWorker) {
-      return new Promise(function (resolve) {
-        importScripts(trustedScriptUrl(url));  // synchronous; throws (rejecting this promise) when the file is missing
-        resolve(self.createAttentionLab);
-      });
+      return (integrity ? fetch(url, { integrity: integrity }).then(null, function () { throw notLoaded(url); }) : Promise.resolve())
+        .then(function () {
+          importScripts(trustedScriptUrl(url, base, options.scriptURL));  // synchronous; throws (rejecting) when the file is missing
+          return self.createAttentionLab;
+        });
     }
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");
-      script.src = trustedScriptUrl(url);
+      script.src = trustedScriptUrl(url, base, options.scriptURL);
+      if (integrity) { script.integrity = integrity; script.crossOrigin = "anonymous"; }
       script.async = true;
       // Both engine files define createAttentionLab: take it the moment this one has run.
       script.onload = function () { resolve(root.createAttentionLab); };
-      script.onerror = function () { reject(new Error("could not load the engine from " + url)); };
+      script.onerror = function () { reject(notLoaded(url)); };
       (document.head || document.documentElement).appendChild(script);
     });
   }
 
+  // The engine's start failed: Emscripten's abort wraps the reason as "Aborted(...). Build with ...";
+  // the reason alone is the sentence (bindings/pre.js words it, e.g. for a CSP that refuses wasm).
+  function startFailure(e) {
+    var text = String(e && e.message || e);
+    var m = /^Aborted\(([\s\S]*)\)(\. Build with[\s\S]*)?$/.exec(text);
+    return m ? new Error(m[1]) : e;
+  }
+
   // options.kind: "simd" | "scalar" forces one (else ?engine=, else the best this engine runs);
-  // options.base: the folder URL of the engine files, when they are not next to this script.
-  // Never throws: every problem rejects the promise.
+  // options.base: the folder URL of the engine files, when they are not next to this script (on its
+  // origin, unless options.scriptURL, the caller's Trusted Types check, vouches for it);
+  // options.scriptURL(url): that check; options.integrity: {file name: "sha384-..."};
+  // options.factories: {simd, scalar}, each a function that imports its engine (the ES module build:
+  // the host's bundler brought the files in; no script is added). Never throws: every problem rejects the promise.
   function load(options) {
     try {
       return start(options || {});
@@ -232,12 +272,12 @@
     }
     var base = options.base || baseUrl;
     if (!factories[kind]) {
-      factories[kind] = loadFactory(kind, base);
+      factories[kind] = loadFactory(kind, base, options);
       factories[kind].catch(function () { delete factories[kind]; });  // a later call may retry
     }
     return factories[kind].then(function (factory) {
       if (typeof factory !== "function") throw new Error("the engine file " + base + "attention-lab-" + kind + ".js did not define createAttentionLab");
-      return factory({});
+      return factory({}).then(null, function (e) { throw startFailure(e); });
     }).then(function (engine) {
       return { engine: guardEngine(engine), kind: kind };
     });

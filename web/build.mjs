@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import crypto from 'node:crypto';
 import * as esbuild from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,23 +49,6 @@ const katexAssets = {
     }));
   },
 };
-const result = await esbuild.build({
-  entryPoints: [path.join(root, 'web/src/element.js')],
-  outfile: path.join(out, 'attention-lab.js'),
-  bundle: true,
-  format: 'iife',
-  target: ['es2020'],
-  minify: !dev,
-  sourcemap: dev ? false : 'linked',
-  loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets],
-  banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
-  metafile: true,
-  logLevel: 'warning',
-});
-const bundleBytes = fs.statSync(path.join(out, 'attention-lab.js')).size;
-const sources = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('web/src/'));
-
 // KaTeX for the element, beside attention-lab.js, which loads it with a <script> while the engine loads
 // (so Chromium compiles it off the main thread and its setup runs in a task of its own). A module object
 // keeps the UMD from defining window.katex; the one global is AttentionLabKatex (like AttentionLabEngine).
@@ -77,6 +61,104 @@ const katexLib = [
 ].join('\n');
 fs.writeFileSync(path.join(out, 'katex-lib.js'), katexLib);
 
+// The integrity map: the SHA-384 of every script the element loads (katex-lib.js above, the engine
+// files the wasm build put in build/web/engine/, engine-worker.js as web/ has it), as <script integrity>
+// and fetch() take it. It goes into the bundle as the virtual module "attention-lab-integrity" (the
+// element checks each file against it, in place of web/src/integrity-map.js) and into
+// build/web/integrity.json, with attention-lab.js's own.
+const sha384 = (file) => `sha384-${crypto.createHash('sha384').update(fs.readFileSync(file)).digest('base64')}`;
+const integrityMap = {};
+for (const [name, file] of [['katex-lib.js', path.join(out, 'katex-lib.js')], ['engine/loader.js', path.join(out, 'engine/loader.js')],
+  ['engine/attention-lab-simd.js', path.join(out, 'engine/attention-lab-simd.js')], ['engine/attention-lab-scalar.js', path.join(out, 'engine/attention-lab-scalar.js')],
+  ['engine-worker.js', path.join(root, 'web/engine-worker.js')]]) {
+  if (fs.existsSync(file)) integrityMap[name] = sha384(file);
+  else console.warn(`web/build.mjs: ${path.relative(root, file)} is missing (./scripts/build wasm makes it): the bundle has no hash for ${name}`);
+}
+const integrityModule = {
+  name: 'attention-lab-integrity',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/integrity-map\.js$/ }, () => ({ path: 'attention-lab-integrity', namespace: 'attention-lab-integrity' }));
+    b.onLoad({ filter: /.*/, namespace: 'attention-lab-integrity' }, () => ({ contents: `export const INTEGRITY = ${JSON.stringify(integrityMap)};`, loader: 'js' }));
+  },
+};
+
+// web/src/bundled-files.js (null) in the classic script; in the ES module build, in its place, the files as imports the
+// host's bundler follows (kept as written, relative to attention-lab.mjs): the engines, the loader and
+// KaTeX as dynamic imports of the .mjs copies written below, the fonts as imports of the .woff2 files
+// (Vite makes them asset URLs; esbuild with its file loader, README's one line), and the worker as
+// new Worker(new URL(…, import.meta.url)), which Vite bundles.
+const FILES_ESM = [
+  ...woff2.map((f, i) => `import font${i} from './katex/fonts/${f}';`),
+  'export const BUNDLED_FILES = {',
+  "  loader: () => import('./engine/loader.mjs'),",
+  "  engines: { simd: () => import('./engine/attention-lab-simd.mjs'), scalar: () => import('./engine/attention-lab-scalar.mjs') },",
+  "  katex: () => import('./katex-lib.mjs'),",
+  `  fonts: { ${woff2.map((f, i) => `${JSON.stringify(f)}: font${i}`).join(', ')} },`,
+  "  worker: () => new Worker(new URL('./engine-worker.mjs', import.meta.url), { type: 'module' }),",
+  '};',
+].join('\n');
+function filesModule(esm) {
+  return {
+    name: 'attention-lab-files',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/bundled-files\.js$/ }, () => ({ path: 'attention-lab-files', namespace: 'attention-lab-files' }));
+      b.onResolve({ filter: /^\.\//, namespace: 'attention-lab-files' }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /.*/, namespace: 'attention-lab-files' }, () => ({ contents: esm ? FILES_ESM : 'export const BUNDLED_FILES = null;', loader: 'js' }));
+    },
+  };
+}
+
+const result = await esbuild.build({
+  entryPoints: [path.join(root, 'web/src/element.js')],
+  outfile: path.join(out, 'attention-lab.js'),
+  bundle: true,
+  format: 'iife',
+  target: ['es2020'],
+  minify: !dev,
+  sourcemap: dev ? false : 'linked',
+  loader: { '.css': 'text', '.py': 'text' },
+  plugins: [katexAssets, integrityModule, filesModule(false)],
+  banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
+  metafile: true,
+  logLevel: 'warning',
+});
+const bundleBytes = fs.statSync(path.join(out, 'attention-lab.js')).size;
+
+// The ES module entry for bundlers (package.json's "module" and "import"): the same sources, with
+// "attention-lab-files" as imports, plus ES module copies of the scripts it imports. A copy declares
+// module, exports, define and require as its own (undefined) names, so a bundler sees no CommonJS in the
+// UMD tails and never tries to resolve the engine's require("fs") (Node's branch, never taken there).
+await esbuild.build({
+  entryPoints: [path.join(root, 'web/src/element.js')],
+  outfile: path.join(out, 'attention-lab.mjs'),
+  bundle: true, format: 'esm', target: ['es2020'], minify: !dev,
+  loader: { '.css': 'text', '.py': 'text' },
+  plugins: [katexAssets, integrityModule, filesModule(true)],
+  banner: { js: '/* attention-lab.mjs: <attention-lab> as an ES module for bundlers (Vite, esbuild, webpack); the engines, KaTeX and its fonts are imports beside it. Built by web/build.mjs. */' },
+  logLevel: 'warning',
+});
+const CJS_NAMES = 'const module = undefined, exports = undefined, define = undefined, require = undefined;';
+const withoutBom = (text) => text.replace(/^\uFEFF/, '');
+fs.writeFileSync(path.join(out, 'katex-lib.mjs'), [
+  '/* katex-lib.mjs: KaTeX (MIT, https://katex.org) for attention-lab.mjs; built by web/build.mjs. */',
+  'const module = { exports: {} }; const exports = module.exports; const define = undefined;',
+  read(path.join(katexDir, 'katex.min.js')),
+  'export default module.exports;', ''].join('\n'));
+for (const [from, to, name] of [['engine/loader.js', 'engine/loader.mjs', 'globalThis.AttentionLabEngine'],
+  ['engine/attention-lab-simd.js', 'engine/attention-lab-simd.mjs', 'createAttentionLab'], ['engine/attention-lab-scalar.js', 'engine/attention-lab-scalar.mjs', 'createAttentionLab']]) {
+  if (!fs.existsSync(path.join(out, from))) continue;   // (warned above)
+  fs.writeFileSync(path.join(out, to), `\uFEFF${CJS_NAMES}\n${withoutBom(read(path.join(out, from)))}\nexport default ${name};\n`);
+}
+fs.writeFileSync(path.join(out, 'engine-worker.mjs'), [
+  "// engine-worker.mjs: engine-worker.js as a module Worker, its engines imported (attention-lab.mjs starts it).",
+  "import loader from './engine/loader.mjs';",
+  "import simd from './engine/attention-lab-simd.mjs';",
+  "import scalar from './engine/attention-lab-scalar.mjs';",
+  'self.attentionLabBundled = { load: (options) => loader.load({ ...options, factories: { simd: () => simd, scalar: () => scalar } }) };',
+  read(path.join(root, 'web/engine-worker.js')), ''].join('\n'));
+const sources = Object.keys(result.metafile.inputs).filter((f) => f.startsWith('web/src/'));
+
+
 // The pages and their scripts as they are (index, embed, workers, and any other page kept in web/).
 const TOOLS = new Set(['build.mjs', 'serve.mjs']);
 for (const f of fs.readdirSync(path.join(root, 'web'))) {
@@ -88,7 +170,8 @@ for (const f of fs.readdirSync(path.join(root, 'web/types'))) fs.copyFileSync(pa
 fs.copyFileSync(path.join(root, 'web/custom-elements.json'), path.join(out, 'custom-elements.json'));
 // author.json: the version and attention-lab.js's SRI hash, for author.html's snippets (version pin).
 const version = JSON.parse(read(path.join(root, 'package.json'))).version;
-const integrity = `sha384-${(await import('node:crypto')).createHash('sha384').update(fs.readFileSync(path.join(out, 'attention-lab.js'))).digest('base64')}`;
+const integrity = sha384(path.join(out, 'attention-lab.js'));
 fs.writeFileSync(path.join(out, 'author.json'), JSON.stringify({ version, integrity }) + '\n');
+fs.writeFileSync(path.join(out, 'integrity.json'), JSON.stringify({ 'attention-lab.js': integrity, ...integrityMap }, null, 2) + '\n');
 
 console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts`);

@@ -1,16 +1,24 @@
 // Exercise 3.3's GPT-2-small MultiHeadAttention for T up to 1024, off the main thread so the page
 // never freezes. Started only when the learner runs the timing (never at page load).
-// In: {loaderUrl, engine, op: "mha", tokens}; out: {tokens, ms, shape, print (grad_fn included)}, or {error}.
+// The engine comes from engine/ beside this file (the folder the element approved and started it
+// from), never from a URL in a message; each file is checked against the integrity map the element
+// sends (importScripts takes no integrity, so a fetch with it checks the file first).
+// In: {engine, op: "mha", tokens, integrity}; out: {tokens, ms, shape, print (grad_fn included)}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
-  const { loaderUrl, engine: kind, op, tokens } = event.data || {};
+  const { engine: kind, op, tokens, integrity = {} } = event.data || {};
   try {
-    if (typeof loaderUrl !== 'string') throw new Error('expected {loaderUrl, engine, op}');
     if (!ready) {
-      importScripts(loaderUrl);
-      const base = new URL('.', loaderUrl).href;
-      ready = self.AttentionLabEngine.load(kind === 'scalar' || kind === 'simd' ? { kind, base } : { base });
+      const options = kind === 'scalar' || kind === 'simd' ? { kind } : {};
+      const base = new URL('engine/', self.location.href).href;
+      // engine-worker.mjs (the ES module build, web/build.mjs) imported the engines: self.attentionLabBundled
+      ready = self.attentionLabBundled ? self.attentionLabBundled.load(options) : (async () => {
+        if (integrity['loader.js']) await checked(base + 'loader.js', integrity['loader.js']);
+        importScripts(base + 'loader.js');
+        return self.AttentionLabEngine.load({ ...options, base, integrity });
+      })();
+      ready.catch(() => { ready = null; });
     }
     const { engine } = await ready;
     if (op !== 'mha' || !Number.isInteger(tokens) || tokens < 1 || tokens > 1024) throw new Error('expected op "mha" with tokens from 1 to 1024');
@@ -26,3 +34,12 @@ self.onmessage = async (event) => {
     self.postMessage({ tokens, error: String((e && e.message) || e) });
   }
 };
+
+// Resolves when url's bytes have the SHA-384 the build recorded; rejects with a sentence otherwise.
+async function checked(url, integrity) {
+  try {
+    await fetch(url, { integrity });
+  } catch {
+    throw new Error(`${url} did not load, or is not the file this build of attention-lab.js recorded (its SHA-384 differs from the integrity map), so it was not run.`);
+  }
+}

@@ -62,47 +62,131 @@ test('SRI.txt lists each script with the SHA-384 of the file that ships', () => 
   assert.equal(line.trim().split(/\s+/)[1], `sha384-${hash}`);
 });
 
-test('npm install of the tarball + esbuild: import registers the element, engine-base / configure find the moved engine', async () => {
-  const project = path.join(tmp, 'consumer');
+// The tarball installed offline into a fresh project (node_modules/attention-lab), once for the tests below.
+let project;
+function consumerProject() {
+  if (project) return project;
+  project = path.join(tmp, 'consumer');
   fs.mkdirSync(project);
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', TGZ], { cwd: project, stdio: ['ignore', 'ignore', 'inherit'] });
-  const pkg = path.join(project, 'node_modules/attention-lab');
-  assert.equal(JSON.parse(fs.readFileSync(path.join(pkg, 'package.json'), 'utf8')).version, VERSION);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(project, 'node_modules/attention-lab/package.json'), 'utf8')).version, VERSION);
+  return project;
+}
 
+// Opens file on a server of site and checks that the element shows the book's numbers for cell, that
+// nothing failed to load, and returns the paths it asked for. more(page): further checks on the page;
+// expected404: the failed requests it expects (as regular expressions of their URLs).
+async function showsTheBook(site, file, cell, more = async () => {}, expected404 = []) {
+  const server = await startServer(site);
+  try {
+    const { page, problems } = await newPage(browser.context);
+    const requested = [], failed = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    page.on('response', (r) => { if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`); });
+    await page.goto(server.url + file);
+    await waitForLab(page);
+    assert.equal(await page.locator('attention-lab [data-testid=lab-error]').count(), 0, `${file}: no error`);
+    const shown = await shownCells(page);
+    assert.equal(shown[cell], cellLine(cell), `${file}: ${cell} as the book prints it`);
+    // KaTeX came in (its module or script), and its fonts are the bundler's files
+    assert.ok(await page.evaluate(() => Boolean(self.AttentionLabKatex && self.AttentionLabKatex.render)), `${file}: KaTeX loaded`);
+    await page.evaluate(() => document.fonts.ready);
+    await more(page);
+    assert.deepEqual(failed.filter((f) => !expected404.some((re) => re.test(f))), [], `${file}: every request answered`);
+    assert.deepEqual(problems.filter((p) => !(expected404.length && /404/.test(p))), [], file);
+    return { page, requested };
+  } finally {
+    await server.close();
+  }
+}
+
+test('the npm package lists only what a user needs: both entries, the engines, KaTeX and its fonts, no test pages or source maps', () => {
+  const files = execFileSync('tar', ['-tzf', TGZ]).toString().trim().split('\n').map((f) => f.replace(/^package\//, ''));
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/web/attention-lab.js', 'dist/web/attention-lab.mjs', 'dist/web/katex-lib.js', 'dist/web/katex-lib.mjs',
+    'dist/web/engine/loader.js', 'dist/web/engine/loader.mjs', 'dist/web/engine/attention-lab-simd.js', 'dist/web/engine/attention-lab-simd.mjs',
+    'dist/web/engine/attention-lab-scalar.js', 'dist/web/engine/attention-lab-scalar.mjs', 'dist/web/engine-worker.js', 'dist/web/engine-worker.mjs',
+    'dist/web/integrity.json', 'dist/web/embed.html', 'dist/web/katex/fonts/KaTeX_Main-Regular.woff2']) {
+    assert.ok(files.includes(f), `${f} is in the package`);
+  }
+  assert.deepEqual(files.filter((f) => f.endsWith('.map') || (f.endsWith('.html') && f !== 'dist/web/embed.html')), [], 'no source map, no page but embed.html');
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  for (const field of ['main', 'module', 'types', 'repository', 'homepage', 'bugs']) assert.ok(pkg[field], `package.json has ${field}`);
+  assert.equal(pkg.exports['.'].import, `./${pkg.module}`);
+  assert.equal(pkg.exports['.'].require, `./${pkg.main}`);
+});
+
+test('Node imports and requires the package without a DOM, and defines nothing', () => {
+  const dir = consumerProject();
+  const out = execFileSync('node', ['--input-type=module', '-e',
+    "await import('attention-lab'); const { createRequire } = await import('node:module'); createRequire(import.meta.url)('attention-lab'); console.log(typeof globalThis.AttentionLab, typeof globalThis.document);"],
+  { cwd: dir }).toString().trim();
+  assert.equal(out, 'undefined undefined');
+});
+
+test('esbuild: import \'attention-lab\' with README\'s one line (the .woff2 file loader) shows the book\'s numbers, nothing copied by hand', async () => {
+  const dir = consumerProject();
+  const site = path.join(dir, 'esbuild-site');
+  fs.mkdirSync(site, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'app.js'), "import 'attention-lab';\n");
+  const esbuild = require(path.join(ROOT, 'node_modules/esbuild'));
+  await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(site, 'app.js'), bundle: true, absWorkingDir: dir, logLevel: 'error',
+    loader: { '.woff2': 'file' } });   // README's one line for esbuild
+  fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><meta charset="utf-8"><title>esbuild consumer</title><link rel="icon" href="data:,">
+<attention-lab section="step-by-step"></attention-lab><attention-lab id="mh" section="multi-head"></attention-lab><script src="app.js"></script>`);
+  assert.deepEqual(fs.readdirSync(site).filter((f) => f.endsWith('.js')), ['app.js'], 'one script: the engines and KaTeX are inside it');
+  const { requested } = await showsTheBook(site, 'index.html', '3.4.1/attn_weights_2', async (page) => {
+    // esbuild emits no worker: the timing says so in a sentence (the 404 of its file is expected)
+    await page.evaluate(() => document.getElementById('mh').shadowRoot.querySelector('[data-testid=mha-run]').click());
+    const status = page.locator('#mh [data-testid=mha-status]');
+    await page.waitForFunction(() => /did not start/.test(document.getElementById('mh').shadowRoot.querySelector('[data-testid=mha-status]').textContent));
+    assert.match(await status.textContent(), /^The worker failed: the timing's Web Worker \(engine-worker\.mjs\) did not start: this bundle has no copy of it \(esbuild emits none; Vite does\)\./);
+  }, [/engine-worker\.mjs/]);
+  assert.ok(requested.some((p) => /^\/KaTeX_[\w-]+\.woff2$/.test(p)), `a KaTeX font came from esbuild's file: ${requested}`);
+});
+
+test('Vite 7: import \'attention-lab\' with no configuration shows the book\'s numbers, and the timing\'s worker runs', async () => {
+  const dir = consumerProject();
+  const app = path.join(dir, 'vite-app');
+  fs.mkdirSync(app, { recursive: true });
+  fs.writeFileSync(path.join(app, 'main.js'), "import 'attention-lab';\n");
+  fs.writeFileSync(path.join(app, 'index.html'), `<!doctype html><meta charset="utf-8"><title>Vite consumer</title><link rel="icon" href="data:,">
+<attention-lab section="multi-head"></attention-lab><script type="module" src="./main.js"></script>`);
+  const vite = await import(require.resolve('vite', { paths: [ROOT] }));
+  await vite.build({ root: app, logLevel: 'error', configFile: false, build: { outDir: path.join(app, 'dist') } });
+  await showsTheBook(path.join(app, 'dist'), 'index.html', '3.6.1/context_vecs', async (page) => {
+    await page.evaluate(() => {
+      const root = document.querySelector('attention-lab').shadowRoot;
+      root.querySelector('[data-section=multi-head] select').value = '128';
+      root.querySelector('[data-testid=mha-run]').click();
+    });
+    await page.locator('attention-lab [data-testid=mha-ms-128]').waitFor({ timeout: 60000 });
+    assert.ok(Number(await page.locator('attention-lab [data-testid=mha-ms-128]').textContent()) > 0);
+  });
+});
+
+test('npm install of the tarball + esbuild: configure({base}) or engine-base load the package\'s classic files from another folder', async () => {
+  const dir = consumerProject();
+  const pkg = path.join(dir, 'node_modules/attention-lab');
   // The consumer's site: its bundle in site/, the package's files copied to site/vendor/lab/ (so
   // nothing sits beside the bundle), as a bundler setup with a copy step would leave them.
-  const site = path.join(project, 'site');
+  const site = path.join(dir, 'site');
   fs.mkdirSync(path.join(site, 'vendor'), { recursive: true });
   fs.cpSync(path.join(pkg, 'dist/web'), path.join(site, 'vendor/lab'), { recursive: true });
-  fs.writeFileSync(path.join(project, 'configure.js'), "import 'attention-lab';\nAttentionLab.configure({ base: './vendor/lab/' });\n");
-  fs.writeFileSync(path.join(project, 'attribute.js'), "import 'attention-lab';\n");
+  fs.writeFileSync(path.join(dir, 'configure.js'), "import 'attention-lab';\nAttentionLab.configure({ base: './vendor/lab/' });\n");
+  fs.writeFileSync(path.join(dir, 'attribute.js'), "import 'attention-lab';\n");
   const esbuild = require(path.join(ROOT, 'node_modules/esbuild'));
   for (const entry of ['configure', 'attribute']) {
-    await esbuild.build({ entryPoints: [path.join(project, `${entry}.js`)], outfile: path.join(site, `${entry}.bundle.js`), bundle: true, absWorkingDir: project, logLevel: 'error' });
+    await esbuild.build({ entryPoints: [path.join(dir, `${entry}.js`)], outfile: path.join(site, `${entry}.bundle.js`), bundle: true, absWorkingDir: dir, logLevel: 'error', loader: { '.woff2': 'file' } });
   }
   fs.writeFileSync(path.join(site, 'configure.html'), `<!doctype html><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
 <attention-lab section="step-by-step"></attention-lab><script src="configure.bundle.js"></script>`);
   fs.writeFileSync(path.join(site, 'attribute.html'), `<!doctype html><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
 <attention-lab section="classes" engine-base="vendor/lab/"></attention-lab><script src="attribute.bundle.js"></script>`);
   assert.ok(!fs.existsSync(path.join(site, 'engine')), 'no engine beside the bundles');
-
-  const server = await startServer(site);
-  try {
-    for (const [file, cell] of [['configure.html', '3.4.1/attn_weights_2'], ['attribute.html', '3.4.2/sa_v2']]) {
-      const { page, problems } = await newPage(browser.context);
-      const requested = [];
-      page.on('request', (r) => requested.push(new URL(r.url()).pathname));
-      await page.goto(server.url + file);
-      await waitForLab(page);
-      assert.equal(await page.locator('attention-lab [data-testid=lab-error]').count(), 0, `${file}: no error`);
-      const shown = await shownCells(page);
-      assert.equal(shown[cell], cellLine(cell), `${file}: ${cell} as the book prints it`);
-      assert.ok(requested.includes('/vendor/lab/engine/loader.js'), `${file}: the engine came from vendor/lab/`);
-      assert.ok(!requested.some((p) => p.startsWith('/engine/')), `${file}: nothing asked beside the bundle`);
-      assert.deepEqual(problems, [], file);
-    }
-  } finally {
-    await server.close();
+  for (const [file, cell] of [['configure.html', '3.4.1/attn_weights_2'], ['attribute.html', '3.4.2/sa_v2']]) {
+    const { requested } = await showsTheBook(site, file, cell);
+    assert.ok(requested.includes('/vendor/lab/engine/loader.js'), `${file}: the engine came from vendor/lab/`);
+    assert.ok(!requested.some((p) => p.startsWith('/engine/')), `${file}: nothing asked beside the bundle`);
   }
 });

@@ -468,5 +468,55 @@ for (const name of chosen) {
       assert.equal(await driver.text('train-play'), 'Play');
       assert.equal(await driver.text('train-step'), '0');
     });
+
+    // Issue 24: README's strict CSP, Trusted Types required; any violation is a reported problem.
+    check('under README\'s strict CSP with Trusted Types required the page, the timing\'s worker and the iframe work, with no violation', async () => {
+      await driver.open(server.strictCspUrl);
+      await driver.waitForLab();
+      const shown = await driver.cells();
+      for (const id of ['3.4.1/attn_weights_2', '3.5.1/attn_weights_causal', '3.6.1/context_vecs']) assert.equal(shown[id], cellLine(id), `${id} under the strict CSP`);
+      // the colour legends and temperature marks are styled through the CSSOM: they are there and sized
+      const ramp = await driver.evaluate(() => getComputedStyle(document.querySelector('attention-lab').shadowRoot.querySelector('.mv-ramp')).backgroundImage);
+      assert.match(ramp, /linear-gradient/, 'the legend\'s colour ramp is drawn');
+      await driver.evaluate(() => {
+        const root = document.querySelector('attention-lab').shadowRoot;
+        root.querySelector('[data-section=multi-head] select').value = '128';
+        root.querySelector('[data-testid=mha-run]').click();
+        return true;
+      });
+      const status = () => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=mha-status]').textContent;
+      const timed = await driver.waitFor(`() => (${status})().includes(':') && (${status})()`, [], { timeout: 120000, what: 'the T = 128 timing' });
+      assert.match(timed, /^T = 128: [\d.]+ ms for the forward pass\.$/, 'the worker ran');
+      await driver.waitFor(() => {
+        const doc = document.getElementById('f').contentDocument, lab = doc && doc.querySelector('attention-lab');
+        return Boolean(lab && lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=temperature-weights]'));
+      }, [], { what: 'the framed temperature section' });
+    });
+
+    // Issue 21: an engine-base on another origin loads nothing unless the page's own script allows it.
+    check('engine-base on another origin (//localhost:port/ and http://localhost:port/) is refused with a sentence and loads nothing; allowBases lets it load', async () => {
+      const labs = `() => ['own', 'relative', 'absolute'].map((id) => { const root = document.getElementById(id).shadowRoot;
+        const e = root && root.querySelector('[data-testid=lab-error]'), f = root && root.querySelector('[data-testid=engine-footer]');
+        return e ? 'error: ' + e.textContent : f ? 'footer' : null; })`;
+      const fromOther = () => performance.getEntriesByType('resource').map((r) => r.name).filter((u) => u.startsWith('http://localhost:'));
+      await driver.open(server.otherOriginUrl);
+      const refused = await driver.waitFor(`() => { const s = (${labs})(); return s.every(Boolean) && s; }`, [], { what: 'the three elements to load or refuse' });
+      assert.equal(refused[0], 'footer', 'the element without engine-base loads from its script\'s folder');
+      for (const text of refused.slice(1)) {
+        assert.match(text, /^error: attention-lab: engine-base="[^"]*localhost[^"]*" is on another origin \(http:\/\/localhost:\d+\), so attention-lab will not load scripts from it unless the page's own script allows that folder with AttentionLab\.configure\(\{allowBases: \["http:\/\/localhost:\d+\/"\]\}\)\.$/);
+      }
+      assert.deepEqual(await driver.evaluate(fromOther), [], 'nothing was asked of the other origin');
+
+      await driver.open(`${server.otherOriginUrl}?allow`);
+      const allowed = await driver.waitFor(`() => { const s = (${labs})(); return s.every(Boolean) && s; }`, [], { what: 'the three elements to load' });
+      assert.deepEqual(allowed, ['footer', 'footer', 'footer']);
+      const asked = await driver.evaluate(fromOther);
+      assert.ok(asked.some((u) => /\/engine\/attention-lab-scalar\.js$/.test(u)), `the scalar engine came from the allowed origin: ${asked}`);
+      // its timing's worker would be another origin's: a sentence, no worker
+      await driver.waitFor(() => { const b = document.getElementById('absolute').shadowRoot.querySelector('[data-testid=mha-run]'); if (b) b.click(); return Boolean(b); }, [], { what: 'the timing\'s Run button' });
+      const status = await driver.waitFor(() => document.getElementById('absolute').shadowRoot.querySelector('[data-testid=mha-status]').textContent, [], { what: 'the timing\'s sentence' });
+      assert.match(status, /^Browsers start a Web Worker only from the page's own origin, and attention-lab's files are on http:\/\/localhost:\d+: host them on this origin for the timing\.$/);
+      await driver.evaluate(() => Promise.all(['own', 'relative', 'absolute'].map((id) => document.getElementById(id).updateComplete)).then(() => true));
+    });
   });
 }

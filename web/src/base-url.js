@@ -1,17 +1,40 @@
-// The folder of attention-lab's files (engine/, katex-lib.js, katex/fonts/, engine-worker.js). By
-// default the folder of attention-lab.js, read while the script first runs (only then is
-// document.currentScript set; the bundle evaluates this module at that moment). A bundler that moved
-// the script (npm + esbuild/webpack/vite) leaves the files elsewhere: AttentionLab.configure({base})
-// or an element's engine-base attribute names their folder instead. Live bindings: importers see
-// the current value.
-export const SCRIPT_BASE = new URL('.', (document.currentScript && document.currentScript.src) || location.href).href;
-export let BASE_URL = SCRIPT_BASE;
-export let LOADER_URL = new URL('engine/loader.js', BASE_URL).href;
+// Where attention-lab's files (engine/, katex-lib.js, katex/fonts/, engine-worker.js) may load from, per
+// element (issue 21): the folder of attention-lab.js itself, a folder the host page's own script names
+// with AttentionLab.configure({base}), or an element's engine-base on the page's (or the script's) origin.
+// Another origin's folder only when the host's script allows it: AttentionLab.configure({allowBases}).
+// Markup alone (an attribute a sanitizer let through) can never widen where scripts come from.
 
-// Every folder the element was told to load from (the Trusted Types policy passes scripts from these).
-export const KNOWN_BASES = new Set([SCRIPT_BASE]);
+// The folder of attention-lab.js, read while the script first runs (only then is document.currentScript
+// set; the bundle evaluates this module at that moment). Null when imported where there is no document
+// (Node, server rendering): nothing loads there.
+const hasDocument = typeof document !== 'undefined' && typeof location !== 'undefined';
+export const SCRIPT_BASE = hasDocument
+  ? new URL('.', (document.currentScript && document.currentScript.src) || location.href).href : null;
 
-// A folder URL (with its trailing slash) from what an author wrote, relative to the page.
+// The ES module build (attention-lab.mjs, web/build.mjs): the files the host's bundler followed from
+// its imports (engines, KaTeX, fonts, worker); null in the classic script. They stand for the script's
+// own folder; configure({base}) or an engine-base still loads that folder's files instead.
+import { BUNDLED_FILES } from './bundled-files.js';
+export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
+export { BUNDLED_FILES };
+
+// The URL of one of KaTeX's fonts (a file name of katex/fonts/) for the element loading from base.
+export function fontURL(base, file) {
+  return bundled(base) ? new URL(BUNDLED_FILES.fonts[file], location.href).href : new URL(`katex/fonts/${file}`, base).href;
+}
+
+let configuredBase = null;     // AttentionLab.configure({base}): the default folder of every element
+const allowedBases = [];       // AttentionLab.configure({allowBases}): other origins' folders the host allows
+// Every folder a check below accepted: the Trusted Types policy (trusted.js) passes scripts from these only.
+export const APPROVED_BASES = new Set(SCRIPT_BASE ? [SCRIPT_BASE] : []);
+
+// The folder an element without engine-base loads from.
+export function defaultBase() {
+  return configuredBase || SCRIPT_BASE;
+}
+
+// A folder URL (with its trailing slash) from what an author wrote, relative to the page. Query and
+// hash are dropped; a protocol-relative "//host/" is resolved (and so counts as that host's origin).
 export function folderURL(text) {
   const url = new URL(String(text).trim(), location.href);
   if (url.protocol !== 'http:' && url.protocol !== 'https:' && url.protocol !== 'file:') {
@@ -22,9 +45,40 @@ export function folderURL(text) {
   return url.href;
 }
 
-// Makes `base` (a folder URL from folderURL) the page-wide folder of the files.
-export function setBase(base) {
-  KNOWN_BASES.add(base);
-  BASE_URL = base;
-  LOADER_URL = new URL('engine/loader.js', base).href;
+// The origins an engine-base may name without the host's say-so: the page's and attention-lab.js's own
+// (file: pages have the opaque origin "null": file: folders count as theirs).
+function ownOrigin(url) {
+  const u = new URL(url);
+  if (u.protocol === 'file:') return location.protocol === 'file:';
+  return u.origin === location.origin || (SCRIPT_BASE !== null && u.origin === new URL(SCRIPT_BASE).origin);
+}
+
+// The folder an element's engine-base names, once it passed the rules above; throws the element's one
+// sentence when it does not. attr: the attribute's value (not empty).
+export function engineBaseFolder(attr) {
+  let base;
+  try { base = folderURL(attr); } catch (e) {
+    throw new Error(`attention-lab: engine-base="${attr.slice(0, 80)}" is not a folder URL (${e.message}). Give the URL of the folder that holds engine/loader.js, e.g. engine-base="/static/attention-lab/".`);
+  }
+  if (!ownOrigin(base) && !allowedBases.some((allowed) => base.startsWith(allowed))) {
+    throw new Error(`attention-lab: engine-base="${attr.slice(0, 80)}" is on another origin (${new URL(base).origin}), so attention-lab will not load scripts from it unless the page's own script allows that folder with AttentionLab.configure({allowBases: ["${base}"]}).`);
+  }
+  APPROVED_BASES.add(base);
+  return base;
+}
+
+// AttentionLab.configure's part: {base} (null: back to the script's folder) and {allowBases: [folders]}.
+// Both come from the host's own script, so they are trusted as given. Throws a sentence for a bad URL.
+export function configureBases({ base, allowBases } = {}) {
+  if (allowBases !== undefined) {
+    if (!Array.isArray(allowBases)) throw new TypeError('attention-lab: configure({allowBases}) takes an array of folder URLs.');
+    for (const folder of allowBases) {
+      const url = folderURL(folder);
+      if (!allowedBases.includes(url)) allowedBases.push(url);
+    }
+  }
+  if (base !== undefined) {
+    configuredBase = base === null ? null : folderURL(base);
+    if (configuredBase) APPROVED_BASES.add(configuredBase);
+  }
 }

@@ -1,9 +1,9 @@
 // DOM helpers for the element: nodes are built with DOM APIs only (no innerHTML), so a learner's
 // words can never become markup. Updates patch the tree in place (morph), so unchanged text,
 // rendered math and keyboard focus survive a recompute.
-import { BASE_URL } from './base-url.js';
 import { nextTask } from './tasks.js';
-import { scriptURL } from './trusted.js';
+import { loadScript } from './trusted.js';
+import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
 import { drawWhenSeen, dropDraws } from './views/dom.js';
 import { pythonFixed } from './views/format.js';
 
@@ -85,7 +85,11 @@ function patch(t, s) {
   }
   if ('tex' in t.dataset && t.dataset.tex === s.dataset.tex) return;   // the same formula: keep its rendering
   for (const { name } of [...t.attributes]) if (!s.hasAttribute(name) && !learnerOwns(t, name)) t.removeAttribute(name);
-  for (const { name, value } of s.attributes) if (t.getAttribute(name) !== value && !learnerOwns(t, name)) t.setAttribute(name, value);
+  for (const { name, value } of s.attributes) {
+    if (t.getAttribute(name) === value || learnerOwns(t, name)) continue;
+    if (name === 'style') t.style.cssText = value;   // the CSSOM (views/dom.js's el): no style attribute for a CSP to refuse
+    else t.setAttribute(name, value);
+  }
   morph(t, s);
 }
 
@@ -150,21 +154,18 @@ export async function drainMath() {
   }
 }
 
-// KaTeX lives in katex-lib.js beside this script, loaded by a <script> as soon as an element connects
-// (in parallel with the engine): the browser compiles it off the main thread and runs its setup in a
-// task of its own. Resolves once it ran, or failed (formulas then show their TeX source).
+// KaTeX lives in katex-lib.js in the folder of the first element's files (base: that element's approved
+// folder), loaded by a <script> as soon as an element connects (in parallel with the engine): the
+// browser compiles it off the main thread and runs its setup in a task of its own. Resolves once it
+// ran, or failed (formulas then show their TeX source).
 let katexModule = null;
 let katexLoading = null;
-export function loadKatex() {
+export function loadKatex(base = defaultBase()) {
   if (!katexLoading) {
-    katexLoading = new Promise((resolve) => {
-      if (self.AttentionLabKatex) { katexModule = self.AttentionLabKatex; resolve(); return; }
-      const s = document.createElement('script');
-      s.src = scriptURL(new URL('katex-lib.js', BASE_URL).href);
-      s.onload = () => { katexModule = self.AttentionLabKatex || null; resolve(); };
-      s.onerror = () => resolve();
-      document.head.append(s);
-    });
+    katexLoading = self.AttentionLabKatex ? Promise.resolve()
+      : (bundled(base) ? BUNDLED_FILES.katex().then((m) => { self.AttentionLabKatex = m.default; }) : loadScript(base, 'katex-lib.js'))
+        .catch((e) => console.warn(`attention-lab shows formulas as TeX: ${e.message}`));
+    katexLoading = katexLoading.then(() => { katexModule = self.AttentionLabKatex || null; });
   }
   return katexLoading;
 }

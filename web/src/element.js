@@ -6,7 +6,7 @@ import ELEMENT_CSS from './element.css';
 import { VIEWS_CSS } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
-import { BASE_URL, SCRIPT_BASE, folderURL, setBase } from './base-url.js';
+import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './model.js';
@@ -43,18 +43,19 @@ function styleSheet() {
 // from file:// and, with CORS, across origins). A face in the set is only fetched when text on screen
 // uses it, so the page downloads the few its math needs. Done in a later task, off the first one.
 let fontsAdded = false;
-function addKatexFonts() {
+function addKatexFonts(base) {
   if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
   fontsAdded = true;
   nextTask().then(() => {
     for (const f of KATEX_FONTS) {
-      const url = new URL(`katex/fonts/${f.file}`, BASE_URL).href;
+      const url = fontURL(base, f.file);
       document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' }));
     }
   });
 }
 
-class AttentionLabElement extends HTMLElement {
+// (no HTMLElement where there is no DOM: importing in Node defines nothing and touches nothing)
+class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLElement : Object) {
   static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
@@ -79,8 +80,10 @@ class AttentionLabElement extends HTMLElement {
     queueMicrotask(() => {
       if (!this.isConnected || this.started) return;
       this.started = true;
-      try { this.useEngineBase(); } catch { /* render() shows the message */ }
-      addKatexFonts(); loadKatex(); this.render();
+      let base = null;
+      try { base = this.useEngineBase(); } catch { /* render() shows the message */ }
+      if (base) { addKatexFonts(base); loadKatex(base); }
+      this.render();
     });
   }
   disconnectedCallback() {
@@ -128,17 +131,12 @@ class AttentionLabElement extends HTMLElement {
     this.dispatchEvent(new CustomEvent('attention-lab-change', { detail, bubbles: true, composed: true }));
   }
 
-  // The engine-base attribute: this element's files come from there (and KaTeX and the worker, which
-  // are per page, too). Throws the sentence for a bad value.
+  // The folder of this element's files (engine, worker; KaTeX too, for the first element): its
+  // engine-base attribute where base-url.js approves it, else the page's default. Throws the sentence
+  // for a bad or refused value.
   useEngineBase() {
     const attr = this.getAttribute('engine-base');
-    if (attr === null || attr.trim() === '') return configuredBase || BASE_URL;
-    let base;
-    try { base = folderURL(attr); } catch (e) {
-      throw new Error(`attention-lab: engine-base="${attr.slice(0, 80)}" is not a folder URL (${e.message}). Give the URL of the folder that holds engine/loader.js, e.g. engine-base="/static/attention-lab/".`);
-    }
-    if (!configuredBase) setBase(base);
-    return base;
+    return attr === null || attr.trim() === '' ? defaultBase() : engineBaseFolder(attr);
   }
 
   // A visible sentence instead of the content (bad attribute, engine that would not load).
@@ -166,7 +164,7 @@ class AttentionLabElement extends HTMLElement {
     let base;
     try {
       exercisesOn(this.getAttribute('exercises'));   // exercises="on|off": the sentence for another value
-      base = this.useEngineBase();
+      base = this.filesBase = this.useEngineBase();
       // The example's attributes checked before anything loads (the book's inputs come from the engine).
       this.example(bookState({ values: [] }));
     } catch (e) { this.showMessage(e.message); return; }
@@ -204,7 +202,7 @@ class AttentionLabElement extends HTMLElement {
     let eventQueued = false;
     const ctx = {
       learn: learnHub(this, section, exercisesOn(this.getAttribute('exercises'))),
-      engine, book, start, state: keepLearnerEdits(this.liveState, start, this.changedExample || new Set()), open: section === 'all',
+      engine, book, start, base: this.filesBase, state: keepLearnerEdits(this.liveState, start, this.changedExample || new Set()), open: section === 'all',
       kind: () => kind,
       // The section's one engine call for this update: everything it shows, for the learner's inputs
       // (asked once per edit: the editor's preview and §3.4 ask for the same).
@@ -332,21 +330,23 @@ class AttentionLabElement extends HTMLElement {
   }
 }
 
-// AttentionLab.configure({base}): the folder of attention-lab's files (engine/, katex-lib.js, katex/)
-// for every element on the page, for when a bundler moved attention-lab.js away from them. Elements
-// already shown reload from there (an engine-base attribute still wins for its element).
+// AttentionLab.configure({base, allowBases}): the folder of attention-lab's files (engine/, katex-lib.js,
+// katex/) for every element on the page, for when a bundler moved attention-lab.js away from them, and
+// the other origins' folders an engine-base may name (base-url.js). Elements already shown reload from
+// the new base (an engine-base attribute still wins for its element; one refused loads once allowBases
+// allows it).
 const connected = new Set();
-let configuredBase = null;
 function configure(options = {}) {
-  if (options.base !== undefined) {
-    configuredBase = options.base === null ? null : folderURL(options.base);
-    setBase(configuredBase || SCRIPT_BASE);
-    for (const el of connected) if (el.started && !el.hasAttribute('engine-base')) el.render();
+  configureBases(options);
+  for (const el of connected) {
+    // an element showing a sentence (a refused engine-base) tries again once allowBases changed
+    const own = el.hasAttribute('engine-base'), refused = Boolean(el.shadowRoot.querySelector('[data-testid=lab-error]'));
+    if (el.started && (own ? options.allowBases !== undefined && refused : options.base !== undefined)) el.render();
   }
-  return { base: configuredBase || BASE_URL };
+  return { base: defaultBase() };
 }
 
-if (!customElements.get('attention-lab')) {
+if (typeof customElements !== 'undefined' && !customElements.get('attention-lab')) {
   defineHostProperties(AttentionLabElement.prototype);
   customElements.define('attention-lab', AttentionLabElement);
   self.AttentionLab = Object.freeze({ configure, version: VERSION });

@@ -1,38 +1,55 @@
-// Loads the wasm engine (from beside this script, or the folder the author named) and is the page's
-// one route to it: sectionData, one call per section and update, returning every value, shape and
-// print the section shows.
-import { BASE_URL, LOADER_URL } from './base-url.js';
-import { scriptURL, ownBlobURL } from './trusted.js';
+// Loads the wasm engine (from the element's approved folder, base-url.js) and is the page's one route
+// to it: sectionData, one call per section and update, returning every value, shape and print the
+// section shows.
+import { loadScript, scriptURL, integrityOf, loadFailure } from './trusted.js';
+import { bundled, BUNDLED_FILES } from './base-url.js';
 
 // engine/loader.js of each folder, loaded once (the loader takes the engine files' folder as an option,
-// so any loaded copy serves every folder).
+// so any loaded copy serves every approved folder).
 const loaderScripts = new Map();
-function loadLoaderScript(loaderUrl) {
+function loadLoaderScript(base) {
   if (self.AttentionLabEngine) return Promise.resolve();
-  if (!loaderScripts.has(loaderUrl)) {
-    loaderScripts.set(loaderUrl, new Promise((resolve, reject) => {
-      const s = document.createElement('script');
-      s.src = scriptURL(loaderUrl);
-      s.onload = () => resolve();
-      s.onerror = () => { loaderScripts.delete(loaderUrl); reject(new Error(`could not load the engine from ${loaderUrl}`)); };
-      document.head.append(s);
-    }));
+  if (!loaderScripts.has(base)) {
+    loaderScripts.set(base, loadScript(base, 'engine/loader.js'));
+    loaderScripts.get(base).catch(() => loaderScripts.delete(base));
   }
-  return loaderScripts.get(loaderUrl);
+  return loaderScripts.get(base);
+}
+
+// What the loader needs to load an engine file as the element does: the element's Trusted Types policy
+// (its one policy name) and the build's hash of each engine file.
+function engineFileOptions(base) {
+  const engineBase = new URL('engine/', base).href;
+  const integrity = {};   // by file name in engine/ (the worker checks loader.js too)
+  for (const kind of ['simd', 'scalar']) {
+    const hash = integrityOf(`engine/attention-lab-${kind}.js`, base);
+    if (hash) integrity[`attention-lab-${kind}.js`] = hash;
+  }
+  if (integrityOf('engine/loader.js', base)) integrity['loader.js'] = integrityOf('engine/loader.js', base);
+  return { base: engineBase, scriptURL, integrity };
 }
 
 // One engine per folder and kind ("auto", "simd", "scalar") per page, shared by all <attention-lab>
-// elements. base: the folder of attention-lab's files (base-url.js), the page-wide one by default.
+// elements. base: the element's folder of attention-lab's files, approved by base-url.js.
 const engines = new Map();
-export function loadEngine(kind, base = BASE_URL) {
+export function loadEngine(kind, base) {
   const key = `${kind} ${base}`;
+  if (!engines.has(key) && bundled(base)) {
+    // the ES module build: the loader and the engines come in as the host's bundler emitted them
+    engines.set(key, BUNDLED_FILES.loader().then(({ default: api }) => api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, factories: BUNDLED_FILES.engines })));
+    engines.get(key).catch(() => engines.delete(key));
+  }
   if (!engines.has(key)) {
-    const engineBase = new URL('engine/', base).href;
     // "auto" asks for the best engine explicitly: the loader would otherwise read ?engine= from the
     // URL of whatever page embeds us (our own pages pass it as the engine attribute instead).
-    engines.set(key, loadLoaderScript(new URL('engine/loader.js', base).href).then(() => {
+    engines.set(key, loadLoaderScript(base).then(() => {
       const api = self.AttentionLabEngine;
-      return api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, base: engineBase });
+      const options = engineFileOptions(base);
+      return api.load({ ...options, kind: kind === 'auto' ? api.best() || undefined : kind }).catch(async (e) => {
+        // an engine file that did not load: tell a changed file from a missing one
+        if (e && e.engineUrl) throw await loadFailure(e.engineUrl, options.integrity[e.engineUrl.slice(options.base.length)]);
+        throw e;
+      });
     }));
     engines.get(key).catch(() => engines.delete(key));   // a later element may retry
   }
@@ -88,14 +105,41 @@ export function startTrainRun(engine, request) {
   return { advance: (steps) => trainAnswer(run.advance(steps)), stepsLeft: () => run.stepsLeft(), close: () => run.delete() };
 }
 
-// A Worker running engine-worker.js, started only when the learner asks for exercise 3.3's timing
-// (never at load: a host page's CSP may forbid workers). Same origin: the file itself; embedded from
-// another origin: a same-origin blob that imports it (Worker URLs must be same-origin). Browsers
-// start no workers from file:// pages: that throws, and the caller explains.
-export function startEngineWorker() {
-  const url = new URL('engine-worker.js', BASE_URL);
+// A Worker running engine-worker.js from the element's folder, started only when the learner asks for
+// exercise 3.3's timing (never at load: a host page's CSP may forbid workers). The worker's file is
+// checked against the integrity map first (a Worker takes no integrity attribute), so this returns a
+// stand-in with the Worker's postMessage/onmessage/onerror that starts the real one once the check
+// passed. Throws a sentence where browsers start no worker from that folder: another origin (Worker
+// URLs must be same-origin; a blob: stub would need worker-src blob:) or file://.
+export function startEngineWorker(base) {
+  if (bundled(base)) {
+    // the ES module build: the worker the host's bundler emitted (Vite does; esbuild does not)
+    return workerStand(Promise.resolve(), () => BUNDLED_FILES.worker(), (m) => m,
+      'the timing\'s Web Worker (engine-worker.mjs) did not start: this bundle has no copy of it (esbuild emits none; Vite does). Copy engine-worker.mjs and engine/ beside the bundle, or name the package\'s folder with AttentionLab.configure({base}).');
+  }
+  const url = new URL('engine-worker.js', base);
   if (location.protocol === 'file:' || url.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) for this.');
-  return url.origin === location.origin ? new Worker(scriptURL(url.href))
-    : new Worker(scriptURL(ownBlobURL(`importScripts(${JSON.stringify(url.href)});`)));
+  if (url.origin !== location.origin) throw new Error(`Browsers start a Web Worker only from the page's own origin, and attention-lab's files are on ${url.origin}: host them on this origin for the timing.`);
+  const trusted = scriptURL(url.href);
+  const integrity = integrityOf('engine-worker.js', base);
+  const checked = (integrity ? fetch(url.href, { integrity }) : Promise.resolve()).catch(() => loadFailure(url.href, integrity).then((e) => { throw e; }));
+  // the worker checks the engine files it imports against the same map
+  return workerStand(checked, () => new Worker(trusted), (m) => ({ ...m, integrity: engineFileOptions(base).integrity }), 'could not start');
 }
-export { LOADER_URL };
+
+// The stand-in: start() once ready settles; messages wait until then; a failure (ready's sentence, a
+// worker that throws on creation or cannot start) reaches onerror as {message} with `failed` as its words.
+function workerStand(ready, start, message, failed) {
+  const stand = { onmessage: null, onerror: null };
+  let worker = null, queue = [];
+  const fail = (text) => { if (stand.onerror) stand.onerror({ message: text, preventDefault() {} }); };
+  stand.postMessage = (m) => (worker ? worker.postMessage(message(m)) : queue.push(m));
+  ready.then(() => {
+    try { worker = start(); } catch { fail(failed); return; }
+    worker.onmessage = (e) => stand.onmessage && stand.onmessage(e);
+    worker.onerror = (e) => { e.preventDefault(); fail(e.message || failed); };
+    for (const m of queue) worker.postMessage(message(m));
+    queue = [];
+  }, (e) => fail(e.message));
+  return stand;
+}

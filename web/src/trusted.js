@@ -1,22 +1,29 @@
-// Script URLs under Trusted Types: a host page whose CSP says require-trusted-types-for 'script'
-// refuses a plain string as a <script src> or a Worker URL. The element's one policy passes only the
-// files that ship beside attention-lab.js (katex-lib.js, engine/loader.js, engine-worker.js), or in
-// the folder the author named with engine-base / AttentionLab.configure({base}).
-import { BASE_URL, KNOWN_BASES } from './base-url.js';
+// The one way the element loads a script: by file name from an approved folder (base-url.js), through
+// its one Trusted Types policy ("attention-lab"), with the SHA-384 the build recorded for that file
+// (the integrity map, web/build.mjs). The policy passes exactly <approved folder><file it ships>, so
+// neither markup nor a second element can point it at another origin's or folder's scripts.
+import { APPROVED_BASES } from './base-url.js';
+import { INTEGRITY } from './integrity-map.js';
 
-const ownBlobs = new Set();   // blob: URLs this script made (the cross-origin worker's importScripts stub)
-let policy;   // undefined: not yet made; null: no Trusted Types here (or the host allows no new policy)
+// Every script attention-lab loads, relative to its folder.
+export const SCRIPT_FILES = ['katex-lib.js', 'engine/loader.js', 'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js', 'engine-worker.js'];
+export const POLICY_NAME = 'attention-lab';
+
+function checkedURL(url) {
+  const text = String(url);
+  for (const base of APPROVED_BASES) {
+    if (text.startsWith(base) && SCRIPT_FILES.includes(text.slice(base.length))) return text;
+  }
+  throw new TypeError(`attention-lab loads only its own files from its approved folders, not ${text.slice(0, 200)}`);
+}
+
+let policy;   // undefined: not yet made; null: no Trusted Types here (or the host allows no such policy)
 function getPolicy() {
   if (policy === undefined) {
     policy = null;
     if (self.trustedTypes && self.trustedTypes.createPolicy) {
       try {
-        policy = self.trustedTypes.createPolicy('attention-lab', {
-          createScriptURL: (url) => {
-            if (![...KNOWN_BASES].some((b) => url.startsWith(b)) && !ownBlobs.has(url)) throw new TypeError(`attention-lab loads scripts only from beside itself (${BASE_URL}), not ${url}`);
-            return url;
-          },
-        });
+        policy = self.trustedTypes.createPolicy(POLICY_NAME, { createScriptURL: checkedURL });
       } catch {
         policy = null;   // the host's trusted-types directive does not list "attention-lab"
       }
@@ -25,15 +32,44 @@ function getPolicy() {
   return policy;
 }
 
-// The URL as the browser accepts it for script.src or new Worker(...).
+// The URL as the browser accepts it for script.src or new Worker(...); throws for any other URL, with
+// or without Trusted Types.
 export function scriptURL(url) {
+  const checked = checkedURL(url);
   const p = getPolicy();
-  return p ? p.createScriptURL(url) : url;
+  return p ? p.createScriptURL(checked) : checked;
 }
 
-// A blob: URL of script text this element wrote itself, accepted by the policy.
-export function ownBlobURL(text) {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-  ownBlobs.add(url);
-  return url;
+// The build's SHA-384 of a file (a path of SCRIPT_FILES), or '' where it cannot be checked: a file://
+// page (its scripts load without CORS, and SRI refuses every such response) or a build without the file.
+export function integrityOf(file, base) {
+  if (new URL(base).protocol === 'file:') return '';
+  return INTEGRITY[file] || '';
+}
+
+// The sentence for a script that did not load: with an integrity hash, a file that is there but differs
+// from the build's is told apart from a missing one (one fetch, only after the failure).
+export async function loadFailure(url, integrity) {
+  if (integrity) {
+    try {
+      const response = await fetch(url, { cache: 'no-store', mode: 'cors', credentials: 'omit' });
+      if (response.ok) return new Error(`${url} is not the file this build of attention-lab.js recorded (its SHA-384 differs from the integrity map), so it was not run. Copy the files of one release together.`);
+    } catch { /* not reachable either: the sentence below */ }
+  }
+  return new Error(`could not load ${url}: check that the file is there and served.`);
+}
+
+// <script src=base+file> in the document's head, with its integrity hash; resolves once it ran,
+// rejects with the sentence of loadFailure.
+export function loadScript(base, file) {
+  const url = new URL(file, base).href;
+  const integrity = integrityOf(file, base);
+  return new Promise((resolve, reject) => {
+    const s = document.createElement('script');
+    s.src = scriptURL(url);
+    if (integrity) { s.integrity = integrity; s.crossOrigin = 'anonymous'; }
+    s.onload = () => resolve();
+    s.onerror = () => { loadFailure(url, integrity).then(reject); };
+    document.head.append(s);
+  });
 }

@@ -12,6 +12,16 @@ const PAGE = path.join(__dirname, 'page');
 const RECORDER = 'attention-lab-test-recorder.js';
 const CONTROL = 'problems-control.html';
 const IFRAME_HOST = 'iframe-host.html';   // one iframe: embed.html fitted to its posted heights, or ?src= at ?width=
+const STRICT_CSP = 'strict-csp.html';     // the page and an iframe under the strict CSP of docs/embedding.md
+const OTHER_ORIGIN = 'other-origin.html'; // engine-base on another origin (localhost), refused or ?allow-ed
+
+// The strict CSP docs/embedding.md documents: the code block after its "strict-csp" marker, as one line.
+function documentedCsp() {
+  const readme = fs.readFileSync(path.join(__dirname, '../../../docs/embedding.md'), 'utf8');
+  const m = /<!-- strict-csp[^>]*-->\s*```text\n([^`]+)```/.exec(readme);
+  if (!m) throw new Error('docs/embedding.md has no strict-csp block (<!-- strict-csp … --> then ```text): the suite runs a page under that policy.');
+  return m[1].trim().replace(/\s+/g, ' ');
+}
 
 // page's <head> with the recorder as its first child, when asked for.
 function withRecorder(html, name) {
@@ -26,15 +36,18 @@ async function startSuiteServer({ recorder }) {
     if (entry !== 'index.html') fs.cpSync(path.resolve(WEB, entry), path.join(root, entry), { recursive: true });
   }
   const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8') };
-  for (const name of [CONTROL, IFRAME_HOST]) pages[name] = fs.readFileSync(path.join(PAGE, name), 'utf8');
+  for (const name of [CONTROL, IFRAME_HOST, STRICT_CSP, OTHER_ORIGIN]) pages[name] = fs.readFileSync(path.join(PAGE, name), 'utf8');
+  pages[STRICT_CSP] = pages[STRICT_CSP].replace('{{STRICT_CSP}}', documentedCsp().replace(/"/g, '&quot;'));
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);
-  for (const name of ['problems-control.js', 'iframe-host.js']) fs.copyFileSync(path.join(PAGE, name), path.join(root, name));
+  for (const name of ['problems-control.js', 'iframe-host.js', 'other-origin.js', 'favicon.svg']) fs.copyFileSync(path.join(PAGE, name), path.join(root, name));
   if (recorder) fs.copyFileSync(path.join(PAGE, 'recorder.js'), path.join(root, RECORDER));
   const server = await startServer(root);
   return {
     url: server.url,
     controlUrl: `${server.url}${CONTROL}`,
     iframeHostUrl: `${server.url}${IFRAME_HOST}`,
+    strictCspUrl: `${server.url}${STRICT_CSP}`,
+    otherOriginUrl: `${server.url}${OTHER_ORIGIN}`,
     async close() { await server.close(); fs.rmSync(root, { recursive: true, force: true }); },
   };
 }

@@ -1,7 +1,7 @@
 // Section "multi-head" (§3.6): the wrapper and MultiHeadAttention on the learner's inputs, exercise 3.2,
 // and exercise 3.3 timed in a Web Worker, which is started only when the learner runs the timing.
 import { h, para, codeCell, uid, place, setText } from '../dom.js';
-import { startEngineWorker, LOADER_URL } from '../engine.js';
+import { startEngineWorker } from '../engine.js';
 import { seedFor } from '../model.js';
 import { sectionFrame, resultCell, listing, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
@@ -60,7 +60,7 @@ function build(ctx) {
 
   function startWorker() {
     if (worker) return worker;
-    worker = startEngineWorker();
+    worker = startEngineWorker(ctx.base);
     worker.onmessage = (event) => {
       const m = event.data || {};
       busy = false;
@@ -82,7 +82,7 @@ function build(ctx) {
     try { startWorker(); } catch (e) { timingStatus.textContent = e.message; queue = []; return; }
     busy = true;
     timingStatus.textContent = `Running T = ${tokens} in a Web Worker…`;
-    worker.postMessage({ loaderUrl: LOADER_URL, engine: ctx.kind(), op: 'mha', tokens });
+    worker.postMessage({ engine: ctx.kind(), op: 'mha', tokens });
   }
   function renderTimes() {
     const sorted = [...times.keys()].sort((a, b) => a - b);

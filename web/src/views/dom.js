@@ -10,6 +10,8 @@ function build(el, props, children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === 'text') el.textContent = value;
     else if (key === 'class') el.setAttribute('class', value);
+    // through the CSSOM, never a style attribute: a host's CSP may refuse those (style-src without 'unsafe-inline')
+    else if (key === 'style') el.style.cssText = value;
     else if (key.startsWith('on')) el.addEventListener(key.slice(2), value);
     else el.setAttribute(key, value === true ? '' : String(value));
   }
