@@ -160,10 +160,9 @@ function build(ctx) {
     const d = r('inputs').shape[1];
     debugProduct.update({ a: drawn(used, words, words, used.line), b: drawn(r('inputs'), words, dims(d)), c: drawn(result, words, dims(d), result.line) });
     const code = corruption.kind === 'row' ? `attn_weights = plant_bug(attn_weights)   # one row changed: which?\nall_context_vecs = attn_weights @ inputs\nprint(attn_weights)\nprint(all_context_vecs)`
-      : inputsKind ? 'all_context_vecs = attn_weights @ inputs[:, [1, 0, *range(2, d_in)]]   # the inputs read wrongly\nprint(all_context_vecs)'
-        : 'all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)';
-    // the drawing appears with a bug: without one it would repeat the product drawn above
-    wrap.append(h('pre', { class: 'code' }, h('code', { class: 'language-python', text: code })), ...(corruption.kind === 'none' ? [] : [place(debugProduct.el)]));   // append(null) writes "null"
+      : 'all_context_vecs = attn_weights @ inputs[:, [1, 0, *range(2, d_in)]]   # the inputs read wrongly\nprint(all_context_vecs)';
+    // the code and the drawing appear with a bug: without one they would repeat the cell and the product above
+    if (corruption.kind !== 'none') wrap.append(h('pre', { class: 'code' }, h('code', { class: 'language-python', text: code })), place(debugProduct.el));
 
     let disagree = 0;
     const tbody = h('tbody', null, rows.map(([a, b], i) => {
