@@ -3,11 +3,11 @@
 // The engine comes from engine/ beside this file (the folder the element approved and started it
 // from), never from a URL in a message; each file is checked against the integrity map the element
 // sends (importScripts takes no integrity, so a fetch with it checks the file first).
-// In: {engine, op: "mha", tokens, integrity}; out: {tokens, ms, shape, print (grad_fn included)}, or {error}.
+// In: {engine, op: "mha", tokens, seed, integrity}; out: {tokens, seed, ms, shape, print (grad_fn included)}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
-  const { engine: kind, op, tokens, integrity = {} } = event.data || {};
+  const { engine: kind, op, tokens, seed = 123, integrity = {} } = event.data || {};
   try {
     if (!ready) {
       const options = kind === 'scalar' || kind === 'simd' ? { kind } : {};
@@ -22,14 +22,15 @@ self.onmessage = async (event) => {
     }
     const { engine } = await ready;
     if (op !== 'mha' || !Number.isInteger(tokens) || tokens < 1 || tokens > 1024) throw new Error('expected op "mha" with tokens from 1 to 1024');
+    if (!Number.isInteger(seed) || seed < 0 || seed > 2147483647) throw new Error('expected a seed from 0 to 2147483647');
     // GPT-2 small: d_in = d_out = 768, 12 heads, context_length 1024, dropout 0, inputs torch.rand.
     const d = 768;
     // One small untimed pass first: the first forward pays for growing wasm memory and warming up.
     if (!self.warmedUp) { engine.mhaForward(new Float32Array(32 * d), 1, 32, d, d, 12, 1024, 0.0, 123); self.warmedUp = true; }
     // a refused call throws the engine's sentence (bindings/API.md), posted below
-    const x = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'rand', seed: 123, shape: [1, tokens, d] })));
-    const out = engine.mhaForward(new Float32Array(x.values), 1, tokens, d, d, 12, 1024, 0.0, 123);
-    self.postMessage({ tokens, ms: out.ms, shape: Array.from(out.shape), print: out.print });
+    const x = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'rand', seed, shape: [1, tokens, d] })));
+    const out = engine.mhaForward(new Float32Array(x.values), 1, tokens, d, d, 12, 1024, 0.0, seed);
+    self.postMessage({ tokens, seed, ms: out.ms, shape: Array.from(out.shape), print: out.print });
   } catch (e) {
     self.postMessage({ tokens, error: String((e && e.message) || e) });
   }

@@ -403,8 +403,7 @@ for (const name of chosen) {
       assert.ok(Math.abs(Number(f['data-expected']) - omega) < 1e-6, `expected ${f['data-expected']} is PyTorch's ω₂₂ ${omega}`);
       const heard = await driver.evaluate(() => window.heard);
       assert.deepEqual(heard.map((e) => [e.exercise, e.kind, e.correct, e.tolerance, e.composed]), [['predict-omega22', 'number', false, 0.01, true], ['predict-omega22', 'number', true, 0.01, true]]);
-      const { x, y } = await driver.centerOf(inPrompt('predict-top-weight', '[data-choice="2"]'));
-      await driver.clickAt(x, y);
+      await driver.clickOn(inPrompt('predict-top-weight', '[data-choice="2"]'));
       await driver.waitFor((sel) => document.querySelector('attention-lab').shadowRoot.querySelector(sel)?.dataset.correct, [inPrompt('predict-top-weight', '[data-testid=predict-feedback]')], { what: 'the choice graded' });
       await driver.open(`${server.url}?section=step-by-step`);
       await driver.waitForLab();
@@ -416,8 +415,7 @@ for (const name of chosen) {
       const bug = await driver.attribute('bug-hunt', 'data-round');
       const native = nativeEval({ op: 'bug_hunt', bug, x: rowsOf(CELLS.get('inputs')), d_out: 2, seed: 123 });
       assert.equal((await driver.read('[data-testid=bug-buggy] .mv-print'))[0].text, native.buggy.print);
-      const option = await driver.centerOf(`[data-testid=bug-options] [data-choice="${bug}"]`);
-      await driver.clickAt(option.x, option.y);
+      await driver.clickOn(`[data-testid=bug-options] [data-choice="${bug}"]`);
       await driver.waitFor(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-exercise=bug-hunt] [data-testid=predict-feedback]')?.dataset.correct === 'true', [], { what: 'the bug named' });
       assert.equal((await driver.read('[data-testid=bug-lines]', ['hidden']))[0].hidden, null, 'the wrong line beside the right one');
       await driver.evaluate(() => { localStorage.clear(); return true; });
@@ -463,6 +461,10 @@ for (const name of chosen) {
       await typeKeys('train-lr', '1000');
       assert.equal(await driver.attribute('train-lr', 'aria-invalid'), 'true');
       assert.match(await driver.text('train-error'), /Training keeps lr = 0\.02\./);
+      // the field is left first (as a learner's click leaves it), so the click lands where Play is once
+      // leaving it has re-laid the section out (WebKit measured Play before that and clicked beside it)
+      await driver.evaluate(`() => { (${BY_TEST_ID_IN_PAGE})('train-lr').blur(); return true; }`);
+      await driver.settle();
       await driver.click('train-play');
       await driver.waitFor(`() => /Correct it first/.test((${BY_TEST_ID_IN_PAGE})('train-error').textContent)`, [], { timeout: 10000, what: 'Play to refuse' });
       assert.equal(await driver.text('train-play'), 'Play');

@@ -139,8 +139,13 @@ class Driver {
   }
 
   // A real pointer click on the middle of the element, scrolled into view first.
-  async click(testId) {
-    const { x, y } = await this.centerOf(`[data-testid="${testId}"]`);
+  // Measured again after the scroll has settled: sections laid out on the way in (content-visibility)
+  // can move the element after the first measurement.
+  click(testId) { return this.clickOn(`[data-testid="${testId}"]`); }
+  async clickOn(selector) {
+    await this.centerOf(selector);
+    await this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+    const { x, y } = await this.centerOf(selector);
     await this.clickAt(x, y);
   }
 

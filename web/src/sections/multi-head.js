@@ -38,9 +38,11 @@ function build(ctx) {
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });
-  // the program the worker runs, as Python (engine-worker.js: x drawn after seed 123, then the module built after seed 123)
-  const gpt2Program = (tokens) => `torch.manual_seed(123)\nx = torch.rand(1, ${tokens}, 768)\ntorch.manual_seed(123)\nmha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(mha(x))`;
-  const timingCode = h('code', { class: 'language-python', text: gpt2Program(256) });
+  // the program the worker runs, as Python (engine-worker.js: x drawn after the seed, then the module built after it)
+  // (the learner's seed replaces both torch.manual_seed calls, as everywhere on the page)
+  const gpt2Program = (tokens, seed) => `torch.manual_seed(${seed})\nx = torch.rand(1, ${tokens}, 768)\ntorch.manual_seed(${seed})\nmha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(mha(x))`;
+  let timingSeed = seedFor(ctx.state, 123);   // the seed of the program shown (and of its print, once run)
+  const timingCode = h('code', { class: 'language-python', text: gpt2Program(256, timingSeed) });
   const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
   const timingCell = h('div', { class: 'cell', hidden: true }, h('pre', { class: 'code' }, timingCode), timingOut);
   const tokensSelect = h('select', { id: uid('mha-t') }, MHA_TOKENS.map((t) => h('option', { value: String(t), text: String(t), selected: t === 256 })));
@@ -67,8 +69,9 @@ function build(ctx) {
       if (m.error) { timingStatus.textContent = `T = ${m.tokens}: ${m.error}`; queue = []; return; }
       times.set(m.tokens, m.ms);
       renderTimes();
+      if (m.seed !== timingSeed) { next(); return; }   // run before a seed edit: its print is not this program's
       timingCell.hidden = false;
-      setText(timingCode, gpt2Program(m.tokens));
+      setText(timingCode, gpt2Program(m.tokens, m.seed));
       timingOut.textContent = m.print;
       timingStatus.textContent = `T = ${m.tokens}: ${m.ms.toFixed(1)} ms for the forward pass.`;
       next();
@@ -82,7 +85,7 @@ function build(ctx) {
     try { startWorker(); } catch (e) { timingStatus.textContent = e.message; queue = []; return; }
     busy = true;
     timingStatus.textContent = `Running T = ${tokens} in a Web Worker…`;
-    worker.postMessage({ engine: ctx.kind(), op: 'mha', tokens });
+    worker.postMessage({ engine: ctx.kind(), op: 'mha', tokens, seed: timingSeed });
   }
   function renderTimes() {
     const sorted = [...times.keys()].sort((a, b) => a - b);
@@ -103,6 +106,8 @@ function build(ctx) {
     const r = (name) => D.get(name);
     const withShape = (id) => (r(id).error ? null : h('pre', { class: 'out', text: r(`${id}.shape`).line }));
     const seed = seedFor(st, 123);
+    // a new seed: the timing's program follows it, and a print made with the old one is put away
+    if (seed !== timingSeed) { timingSeed = seed; timingCell.hidden = true; setText(timingCode, gpt2Program(256, seed)); }
     ex32.update(r); ex33.update(r);
     const mhaOut = r('3.6.2/context_vecs');   // an error when d_out is odd: Listing 3.5's assert fails
     heads.forEach((view, k) => {
