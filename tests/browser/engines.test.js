@@ -443,6 +443,35 @@ for (const name of chosen) {
 
     // Issue 22 item 8: typed as a learner types (focus, then one input event per key), an invalid entry
     // brings back the value from before the typing, never a prefix typed on the way; Play refuses.
+    // Issue 22 items 6, 7 and 10: §3.4.1 names scaled dot-product attention with its pipeline of shapes;
+    // "further down" is said on the full page only; the editor adds and removes tokens and dimensions and
+    // the sections follow as the native CLI computes.
+    check('§3.4.1 names scaled dot-product attention; "further down" only where true; the editor grows and shrinks', async () => {
+      await driver.open(server.url);
+      await driver.waitForLab();
+      const squeeze = (t) => t.replace(/\s+/g, ' ').trim();
+      assert.equal(squeeze(await driver.text('sdpa-pipeline')), 'x (6×3) → Q, K, V (6×2) → QKᵀ (6×6) → ÷ √d_k → softmax (6×6) → · V (6×2)');
+      const sectionText = () => driver.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=step-by-step]').textContent);
+      assert.match(await sectionText(), /scaled dot-product attention/);
+      assert.match(await sectionText(), /§3\.3 \(rung 1, further down\) had nothing to learn/);
+      await driver.evaluate(`() => { (${BY_TEST_ID_IN_PAGE})('add-token').closest('details').open = true; return true; }`);
+      const book = rowsOf(CELLS.get('inputs'));
+      const saV1 = (x) => nativeEval({ op: 'self_attention_v1', seed: 123, x, d_out: 2 }).print_with_grad_fn;
+      await driver.click('add-token');
+      await driver.settle();
+      assert.equal(await driver.text('editor-size'), '7 tokens × 3 dimensions');
+      assert.equal((await driver.cells())['3.4.2/sa_v1'], saV1([...book, [0, 0, 0]]));
+      await driver.click('remove-dim');
+      await driver.settle();
+      assert.equal(await driver.text('editor-size'), '7 tokens × 2 dimensions');
+      assert.equal((await driver.cells())['3.4.2/sa_v1'], saV1([...book, [0, 0, 0]].map((row) => row.slice(0, 2))));
+      // a single-section embed names no direction: §3.3 is not on it
+      await driver.open(`${server.url}?section=step-by-step`);
+      await driver.waitForLab();
+      assert.match(await sectionText(), /§3\.3 \(rung 1\) had nothing to learn/);
+      assert.doesNotMatch(await sectionText(), /further down/);
+    });
+
     check('fields compute only with what the learner typed: d_out 17, d_k 2000, learning rate 1000', async () => {
       await driver.open(server.url);
       await driver.waitForLab();
