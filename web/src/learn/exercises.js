@@ -2,7 +2,7 @@
 // 3.1 (assign sa_v2's weights to sa_v1: the engine runs the learner's assignment and compares the two
 // prints), 3.2 (the d_out that gives 2-dimensional context vectors: the engine runs the wrapper with it)
 // and 3.3 (GPT-2 small's parameter count, before it is printed).
-import { h, uid, place, morph } from '../dom.js';
+import { h, uid, place, morph, fixed4 } from '../dom.js';
 import { seedFor, inputRows } from '../model.js';
 import { predictPrompt } from './prompt.js';
 
@@ -39,7 +39,7 @@ export function exercise31(ctx) {
     let worst = 0;
     mine.values.forEach((v, i) => { if (Math.abs(v - v2.values[i]) > Math.abs(mine.values[worst] - v2.values[worst])) worst = i; });
     const cols = mine.shape[1], swapped = SLOTS.filter((s) => !choice[s].startsWith(s));
-    return { correct: false, mine, text: `Not the same: row ${Math.floor(worst / cols) + 1}, column ${worst % cols + 1} is ${mine.values[worst].toFixed(4)} here but ${v2.values[worst].toFixed(4)} in sa_v2’s output.${swapped.length ? ` ${swapped.join(' and ')} got another layer’s weights.` : ' A square weight runs untransposed, but computes xWᵀ’s transpose: transpose it.'}` };
+    return { correct: false, mine, text: `Not the same: row ${Math.floor(worst / cols) + 1}, column ${worst % cols + 1} is ${fixed4(mine.values[worst])} here but ${fixed4(v2.values[worst])} in sa_v2’s output.${swapped.length ? ` ${swapped.join(' and ')} got another layer’s weights.` : ' A square weight runs untransposed, but computes xWᵀ’s transpose: transpose it.'}` };
   }
   function check() {
     const choice = chosen();

@@ -1,10 +1,9 @@
 // The chapter's predict-then-reveal questions, one builder per section: each makes its prompts
 // (prompt.js) and, on every update, hands them the expected answers read from the section's engine
 // answer for the learner's current inputs. The sections place the prompts in their reading path.
-import { h } from '../dom.js';
+import { h, fixed4 } from '../dom.js';   // fixed4: the float's digits, rounded as Python rounds (one home)
 import { predictPrompt } from './prompt.js';
 
-const fixed4 = (v) => Number(v).toFixed(4);
 const rowOf = (t, i) => t.values.slice(i * t.shape[1], (i + 1) * t.shape[1]);
 const argmaxAll = (xs) => { const m = Math.max(...xs); return xs.map((x, i) => (x === m ? i : -1)).filter((i) => i >= 0); };
 const wordOptions = (words) => words.map((w, j) => ({ key: String(j + 1), label: `${w} (token ${j + 1})` }));
