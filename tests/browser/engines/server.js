@@ -35,7 +35,8 @@ async function startSuiteServer({ recorder }) {
   for (const entry of fs.readdirSync(WEB)) {
     if (entry !== 'index.html') fs.cpSync(path.resolve(WEB, entry), path.join(root, entry), { recursive: true });
   }
-  const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8') };
+  // the page and embed.html (opened directly by the questions check), each with the recorder when asked
+  const pages = { 'index.html': fs.readFileSync(path.join(WEB, 'index.html'), 'utf8'), 'embed.html': fs.readFileSync(path.join(WEB, 'embed.html'), 'utf8') };
   for (const name of [CONTROL, IFRAME_HOST, STRICT_CSP, OTHER_ORIGIN]) pages[name] = fs.readFileSync(path.join(PAGE, name), 'utf8');
   pages[STRICT_CSP] = pages[STRICT_CSP].replace('{{STRICT_CSP}}', documentedCsp().replace(/"/g, '&quot;'));
   for (const [name, html] of Object.entries(pages)) fs.writeFileSync(path.join(root, name), recorder ? withRecorder(html, name) : html);
