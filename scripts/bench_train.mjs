@@ -3,7 +3,11 @@
 // build/web and Debian's chromium are there, in Chromium. Prints one JSON line per figure; speed is
 // never a test. Also the page's Play request ("Train it"), which records every step.
 //   node scripts/bench_train.mjs [--no-browser]
+//   node scripts/bench_train.mjs --ab before.js after.js [rounds]   two engine files (attention-lab-<kind>.js)
+//     in one process, called alternately: per request, the median over rounds of after ÷ before (each
+//     side the fastest of 5 calls), checking that both answer the same text.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -91,6 +95,38 @@ async function inChromium() {
   }
 }
 
+// One round: the fastest of 5 calls (the minimum resists the other sessions on a shared host).
+function fastest(engine, request) {
+  let best = Infinity;
+  for (let i = 0; i < 5; i++) {
+    const start = performance.now();
+    engine.evalRequest(request);
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+async function compareFiles(before, after, rounds) {
+  const req = createRequire(import.meta.url);
+  const [a, b] = await Promise.all([before, after].map((file) => req(path.resolve(file))({})));
+  const median = (v) => v.slice().sort((x, y) => x - y)[v.length >> 1];
+  for (const [bench, request] of BENCHES) {
+    if (a.evalRequest(request) !== b.evalRequest(request)) throw new Error(`${bench}: the two engines answer differently`);
+    for (let i = 0; i < 2; i++) { fastest(a, request); fastest(b, request); }  // warm-up
+    const ta = [], tb = [];
+    for (let i = 0; i < rounds; i++) {  // alternate which goes first
+      if (i % 2) { tb.push(fastest(b, request)); ta.push(fastest(a, request)); } else { ta.push(fastest(a, request)); tb.push(fastest(b, request)); }
+    }
+    console.log(JSON.stringify({ bench, where: `node ${process.version}`, rounds, beforeMs: +median(ta).toFixed(2), afterMs: +median(tb).toFixed(2),
+      afterOverBefore: +median(tb.map((t, i) => t / ta[i])).toFixed(3), load: +os.loadavg()[0].toFixed(2) }));
+  }
+}
+
+const ab = process.argv.indexOf('--ab');
+if (ab > 0) {
+  await compareFiles(process.argv[ab + 1], process.argv[ab + 2], Number(process.argv[ab + 3]) || 15);
+  process.exit(0);
+}
 if (!fs.existsSync(LOADER)) {
   console.error('bench_train: build the engines first (./scripts/build web)');
   process.exit(1);
