@@ -286,7 +286,12 @@ export function matrixView(data, options = {}) {
     const colRoom = (cellRoomPx * stride) / fontPx - 0.3;
     if (stride > 1) setAttr(root, 'data-label-stride', stride);
     else root.removeAttribute('data-label-stride');
-    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / 0.85) : '');
+    // a word that does not fit the head's 0.8rem fits it at 0.68rem (views.css): smaller, but whole
+    const whole = (scale) => colLabels.every((label) => abbreviate(label, colRoom / scale) === label);
+    const smallHeads = stride === 1 && !whole(0.85) && whole(0.72);
+    if (smallHeads) setAttr(root, 'data-small-heads', '');
+    else root.removeAttribute('data-small-heads');
+    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / (smallHeads ? 0.72 : 0.85)) : '');
   }
 
   function drawLegend(scale) {
