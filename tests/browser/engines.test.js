@@ -445,6 +445,40 @@ for (const name of chosen) {
       }
     });
 
+    // Issue 23: a round of each planted bug in every browser: the buggy print is the native CLI's, a wrong
+    // name is graded wrong and the planted one right, and "Another bug" goes on until every bug came up.
+    check('the bug hunt: a round of each planted bug, its print the CLI\'s, named wrong then right', async () => {
+      await driver.open(`${server.url}?section=bug-hunt`);
+      await driver.waitForLab();
+      await driver.evaluate(() => { localStorage.clear(); return true; });
+      await driver.open(`${server.url}?section=bug-hunt`);
+      await driver.waitForLab();
+      const rounds = await driver.evaluate(async () => {
+        const root = document.querySelector('attention-lab').shadowRoot;
+        const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const out = [];
+        for (let k = 0; k < 12 && new Set(out.map((o) => o.bug)).size < 6; k++) {
+          const q = root.querySelector('[data-exercise=bug-hunt]'), fb = () => q.querySelector('[data-testid=predict-feedback]');
+          const bug = root.querySelector('[data-testid=bug-hunt]').dataset.round;
+          const print = root.querySelector('[data-testid=bug-buggy] .mv-print')?.textContent;
+          const buttons = [...q.querySelectorAll('[data-choice]')];
+          buttons.find((b) => b.dataset.choice !== bug).click(); await frames();
+          const wrong = fb().dataset.correct;
+          buttons.find((b) => b.dataset.choice === bug).click(); await frames();
+          out.push({ bug, print, wrong, right: fb().dataset.correct, lines: !root.querySelector('[data-testid=bug-lines]').hidden });
+          root.querySelector('[data-testid=bug-next]').click(); await frames();
+        }
+        return out;
+      });
+      const x = rowsOf(CELLS.get('inputs'));
+      assert.deepEqual([...new Set(rounds.map((r) => r.bug))].sort(), ['divide_by_dk', 'dropout_inverse_p', 'mask_after_softmax', 'mask_with_zero', 'softmax_dim0', 'view_without_transpose']);
+      for (const r of rounds) {
+        assert.equal(r.print, nativeEval({ op: 'bug_hunt', bug: r.bug, x, d_out: 2, seed: 123 }).buggy.print, `${r.bug}: the buggy print is the CLI's`);
+        assert.deepEqual([r.wrong, r.right, r.lines], ['false', 'true', true], `${r.bug}: graded wrong, then right, then the lines shown`);
+      }
+      await driver.evaluate(() => { localStorage.clear(); return true; });
+    });
+
     check('a prompt answered wrong then right, its event and progress across a reload; a bug-hunt round named', async () => {
       const inPrompt = (id, sel) => `[data-exercise="${id}"] ${sel}`;
       const feedbackOf = (id) => driver.read(inPrompt(id, '[data-testid=predict-feedback]'), ['data-correct', 'data-expected', 'hidden']).then((r) => r[0]);
