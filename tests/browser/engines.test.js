@@ -583,6 +583,7 @@ for (const name of chosen) {
         }
         await document.querySelector('attention-lab').updateComplete;
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        await document.fonts.ready;   // every math font in before the page is left (Firefox reports an aborted one)
         return [...root.querySelectorAll('th.mv-col')].filter((th) => th.getAttribute('title') && th.checkVisibility() && !th.closest('[data-label-stride]'))
           .map((th) => [th.textContent, th.getAttribute('title'), th.closest('[data-matrix]').dataset.matrix]);
       });
@@ -594,6 +595,7 @@ for (const name of chosen) {
       const text = await driver.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=step-by-step]').textContent);
       assert.match(text, /z\(2\) has 1 entry now/);
       assert.match(await driver.text('step-caption'), /= \(−0\.5500\)·0\.2961 \+ 0\.8700·/);
+      await driver.evaluate(() => document.fonts.ready.then(() => true));
     });
 
     check('fields compute only with what the learner typed: d_out 17, d_k 2000, learning rate 1000', async () => {
