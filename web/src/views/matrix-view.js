@@ -286,20 +286,7 @@ export function matrixView(data, options = {}) {
     const colRoom = (cellRoomPx * stride) / fontPx - 0.3;
     if (stride > 1) setAttr(root, 'data-label-stride', stride);
     else root.removeAttribute('data-label-stride');
-    // a word that does not fit the head's 0.8rem may fit it at 0.68rem (views.css): smaller, but whole
-    const abbreviated = () => { for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / 0.85) : ''); };
-    const whole = (scale) => colLabels.every((label) => abbreviate(label, colRoom / scale) === label);
-    if (stride === 1 && !whole(0.85) && whole(0.72)) {
-      setAttr(root, 'data-small-heads', '');
-      for (let j = 0; j < cols; j++) setText(colHeads[j], colLabels[j]);
-      // the estimate is the font's average: where this browser's font is wider, the words abbreviate after all
-      measureThenWrite(() => colHeads.some((th) => th.scrollWidth > th.clientWidth), (cut) => {
-        if (cut && root.hasAttribute('data-small-heads')) { root.removeAttribute('data-small-heads'); abbreviated(); }
-      }, root);
-    } else {
-      root.removeAttribute('data-small-heads');
-      abbreviated();
-    }
+    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / 0.85) : '');
   }
 
   function drawLegend(scale) {
