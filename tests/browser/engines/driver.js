@@ -54,6 +54,9 @@ class Driver {
   }
 
   async open(url) {
+    // the math fonts the page asked for come in first: leaving mid-download is reported as an error
+    // (Firefox: "downloadable font: download failed"), the page's fault or not
+    if (this.opened) await this.evaluate(() => document.fonts.ready.then(() => true)).catch(() => {});
     if (this.recordsInPage) this.earlierProblems.push(...await this.recordedProblems());
     this.url = null;   // until it has loaded
     await this.goto(url);
