@@ -4,7 +4,7 @@
 'use strict';
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, nativeEval, rowsOf } = require('./helpers');
+const { drawnCellsInPage, CELLS, nativeEval, rowsOf } = require('./helpers');
 const { startSuiteServer } = require('./engines/server');
 
 const ENGINES = {
@@ -16,24 +16,8 @@ const chosen = process.env.ATTN_ENGINES ? process.env.ATTN_ENGINES.split(',').ma
 for (const name of chosen) if (!ENGINES[name]) throw new Error(`ATTN_ENGINES names "${name}": use some of ${Object.keys(ENGINES).join(', ')}.`);
 
 const f32 = (v) => Math.fround(Number(v));
-// In the page: every drawn cell of a view (a selector inside the element's shadow root), with its
-// state and its computed colour's relative luminance.
-function cellsOf(selector) {
-  const lum = (css) => {
-    const m = css.match(/\d+(\.\d+)?/g);
-    if (!m) return null;
-    const [r, g, b] = m.slice(0, 3).map((x) => { const s = Number(x) / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const root = document.querySelector('attention-lab').shadowRoot;
-  return [...root.querySelectorAll(`${selector} td.mv-cell`)].map((td) => {
-    const cs = getComputedStyle(td);
-    return { i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent, linked: td.dataset.linked || null,
-      opacity: td.style.opacity, cls: td.className, lum: lum(cs.backgroundColor), look: `${cs.backgroundImage}|${cs.backgroundColor}|${cs.textDecorationLine}` };
-  });
-}
 const grid = (cells) => { const rows = []; for (const c of cells) (rows[c.i] ||= [])[c.j] = c; return rows; };
-const cellsIn = (driver, selector) => driver.evaluate(cellsOf, selector);
+const cellsIn = (driver, selector) => driver.evaluate(drawnCellsInPage, selector);
 
 for (const name of chosen) {
   describe(name, () => {
