@@ -1,9 +1,7 @@
 // DOM helpers for the element: nodes are built with DOM APIs only (no innerHTML), so a learner's
 // words can never become markup. Updates patch the tree in place (morph), so unchanged text,
 // rendered math and keyboard focus survive a recompute.
-import { nextTask } from './tasks.js';
-import { loadScript } from './trusted.js';
-import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
+import { tex, renderMath } from './math.js';
 import { drawWhenSeen, dropDraws } from './views/dom.js';
 import { pythonFixed } from './views/format.js';
 
@@ -11,6 +9,8 @@ import { pythonFixed } from './views/format.js';
 // so the page and its drawings build nodes one way.
 export { el as h } from './views/dom.js';
 import { el as h } from './views/dom.js';
+// The math (its own module, web/src/math.js), here too for the modules that import it from dom.js.
+export { tex, renderMath, drainMath, loadKatex, deferMath } from './math.js';
 
 // A control built once by its section, with its listeners and state: place(node) stands for it in a
 // tree built for morph, which then leaves the node where it is (or moves it there), never rebuilding or
@@ -99,75 +99,6 @@ const learnerOwns = (el, name) => name === 'open' && el.tagName === 'DETAILS';
 // Sets an element's text only when it differs (no mutation, no live-region announcement otherwise).
 export function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
-}
-
-// Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not
-// yet rendered (or whose TeX changed), from a cache of the last TEX_CACHE_SIZE formulas used (a
-// formula's nodes are many, and every new seed or value makes new ones). While mathDeferred > 0 (an
-// element's first build) boxes are queued and rendered by drainMath a few ms per task, in page order,
-// so no task grows long.
-const TEX_CACHE_SIZE = 64;
-const texCache = new Map();   // in order of last use, oldest first
-const texQueue = [];
-let mathDeferred = 0;
-export function deferMath(delta) { mathDeferred += delta; }
-
-export function tex(source, display = false) {
-  return h(display ? 'div' : 'span', { class: display ? 'math display' : 'math', 'data-tex': (display ? 'D' : 'I') + source });
-}
-
-function renderBox(el) {
-  const key = el.dataset.tex;
-  if (!key || el.dataset.rendered === key) return;
-  const cached = texCache.get(key);
-  if (cached) {
-    texCache.delete(key);   // now the most recently used
-    texCache.set(key, cached);
-    el.replaceChildren(...cached.cloneNode(true).childNodes);
-  } else if (!katexModule) {
-    el.textContent = key.slice(1);   // KaTeX would not load: the TeX, readable
-  } else {
-    el.replaceChildren();
-    katexModule.render(key.slice(1), el, { displayMode: key[0] === 'D', throwOnError: false, output: 'htmlAndMathml' });
-    if (texCache.size >= TEX_CACHE_SIZE) texCache.delete(texCache.keys().next().value);
-    texCache.set(key, el.cloneNode(true));
-  }
-  el.dataset.rendered = key;
-}
-
-export function renderMath(root) {
-  const boxes = root.querySelectorAll('[data-tex]');
-  for (const el of root.dataset?.tex ? [root, ...boxes] : boxes) {
-    if (el.dataset.rendered === el.dataset.tex) continue;
-    if (mathDeferred > 0 || !katexModule) texQueue.push(el);
-    else renderBox(el);
-  }
-}
-
-// Renders the queued boxes, about 8 ms of them per task; resolves when none are left.
-export async function drainMath() {
-  await loadKatex();
-  while (texQueue.length) {
-    await nextTask();
-    const start = performance.now();
-    while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
-  }
-}
-
-// KaTeX lives in katex-lib.js in the folder of the first element's files (base: that element's approved
-// folder), loaded by a <script> as soon as an element connects (in parallel with the engine): the
-// browser compiles it off the main thread and runs its setup in a task of its own. Resolves once it
-// ran, or failed (formulas then show their TeX source).
-let katexModule = null;
-let katexLoading = null;
-export function loadKatex(base = defaultBase()) {
-  if (!katexLoading) {
-    katexLoading = self.AttentionLabKatex ? Promise.resolve()
-      : (bundled(base) ? BUNDLED_FILES.katex().then((m) => { self.AttentionLabKatex = m.default; }) : loadScript(base, 'katex-lib.js'))
-        .catch((e) => console.warn(`attention-lab shows formulas as TeX: ${e.message}`));
-    katexLoading = katexLoading.then(() => { katexModule = self.AttentionLabKatex || null; });
-  }
-  return katexLoading;
 }
 
 // A paragraph from mixed parts: strings stay text, ['$', tex] parts become math.
