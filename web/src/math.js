@@ -3,7 +3,7 @@
 import { nextTask } from './tasks.js';
 import { loadScript } from './trusted.js';
 import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
-import { el as h } from './views/dom.js';
+import { el as h } from './views/nodes.js';
 
 // Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not
 // yet rendered (or whose TeX changed), from a cache of the last TEX_CACHE_SIZE formulas used (a

@@ -3,7 +3,7 @@
 // 8×8 scores, query 1's softmax with and without the scaling, and the same experiment at d_k = 2 ... 1024
 // for the plots. The conclusion sentence is written from those numbers.
 import { h, para, uid, codeCell, fixed4, place, setText } from '../dom.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { linePlot, fixed } from '../views/index.js';
 

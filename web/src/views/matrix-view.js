@@ -2,7 +2,7 @@
 // full value on hover and focus. Every cell carries data-row, data-col (from 0) and data-value (the
 // engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
 // It draws what it is given: no engine calls, no number it did not receive.
-import { el, setAttr, setText, uid, measureThenWrite, drawWhenSeen } from './dom.js';
+import { el, setAttr, setText, uid, measureThenWrite, drawWhenSeen } from './nodes.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 

@@ -38,14 +38,15 @@ export function setAttr(node, name, value) {
   if (node.getAttribute(name) !== text) node.setAttribute(name, text);
 }
 
-// Sets a text node's or element's text only when it changes.
+// Sets a text node's or element's text only when it changes (no mutation, no live-region announcement otherwise).
 export function setText(node, text) {
   if (node.textContent !== text) node.textContent = text;
 }
 
-// A fresh id for aria links, unique per document even with several views and elements on a page.
+// A fresh id for aria links, unique per document even with several views and elements on a page (the
+// page's and the views' ids come from one counter).
 let idCounter = 0;
-export const uid = (stem) => `al-view-${stem}-${++idCounter}`;
+export const uid = (stem) => `al-${stem}-${++idCounter}`;
 
 // A ResizeObserver whose callback runs in the next animation frame, once however many sizes changed:
 // a callback that changes layout inside the observer's delivery makes browsers report "ResizeObserver

@@ -2,7 +2,7 @@
 // column, fills what is new with 0 (new words token7, ...), and drops from the end.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { resizeState } from '../../web/src/model.js';
+import { resizeState } from '../../web/src/inputs.js';
 
 const state = { words: ['a', 'b'], inputs: [1, 2, 3, 4, 5, 6], tokens: 2, d_in: 3, seed: 7, d_out: 2 };
 
