@@ -229,6 +229,48 @@ test('hover highlights look unlike the step’s outlines; the full value’s too
   }
 });
 
+// In the page: every drawn matrix view (the editor opened), each section measured on screen (off screen
+// it is not laid out: content-visibility), as key -> its fit, label stride and head texts, and the heads
+// whose text is cut by their box (a "!" after it).
+async function matrixHeads() {
+  const root = document.querySelector('attention-lab').shadowRoot;
+  const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? requestAnimationFrame(tick) : done()); tick(); });
+  root.querySelector('details.editor').open = true;
+  const out = {};
+  for (const region of [root.querySelector('details.editor'), ...root.querySelectorAll('.section')]) {
+    region.scrollIntoView({ block: 'start' });
+    await frames(6);   // laid out, and the views refitted to their new width (a resize observed, then a frame)
+    await document.querySelector('attention-lab').updateComplete;
+    region.querySelectorAll('.mv').forEach((mv, i) => {
+      if (!mv.checkVisibility() || (region.matches('.section') && !mv.closest('.section'))) return;
+      const text = (th) => `${th.textContent}${!mv.dataset.labelStride && th.scrollWidth > th.clientWidth ? '!' : ''}`;
+      out[`${region.dataset.section || 'editor'} ${i} ${mv.dataset.matrix}`] = `fit ${mv.dataset.fit} stride ${mv.dataset.labelStride || 1} | `
+        + `${[...mv.querySelectorAll('th.mv-col')].map(text).join(',')} | ${[...mv.querySelectorAll('th.mv-row')].map(text).join(',')}`;
+    });
+  }
+  scrollTo(0, 0);
+  return out;
+}
+
+test('every matrix view is fitted again after a resize 1280 → 390 → 1280: as a page opened at that width, no head cut', async () => {
+  const fresh = {};
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page } = await open(viewport);
+    fresh[viewport.width] = await page.evaluate(matrixHeads);
+    await page.close();
+  }
+  const { page, problems } = await open({ width: 1280, height: 900 });
+  for (const [width, height] of [[1280, 900], [390, 844], [1280, 900]]) {
+    await page.setViewportSize({ width, height });
+    const now = await page.evaluate(matrixHeads);
+    assert.ok(Object.keys(now).length > 25, `${Object.keys(now).length} views at ${width} px`);
+    assert.ok(Object.keys(now).some((k) => k.startsWith('train ')) && Object.keys(now).some((k) => k.startsWith('editor ')), Object.keys(now).join('; '));
+    for (const [view, heads] of Object.entries(now)) assert.doesNotMatch(heads, /!/, `a head of ${view} is cut at ${width} px`);
+    assert.deepEqual(now, fresh[width], `after the resize to ${width} px, the views are fitted as on a page opened at ${width} px`);
+  }
+  assert.deepEqual(problems, []);
+});
+
 test('predict, then see: the stepper holds before ω₂₂ until its question is answered, and says why', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);

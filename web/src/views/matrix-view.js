@@ -230,9 +230,10 @@ export function matrixView(data, options = {}) {
   // The room the view may take: its container's width, kept by a ResizeObserver, so that drawing an
   // edit reads no layout and the cells are fitted before the browser lays them out, once. (A read
   // after the writes would lay the view out, and the fit's writes would lay it out again.) A view that
-  // grows with its container (a flex item with flex-grow) watches its own width, which then does not
-  // depend on its cells; one in a grid, whose area is not its parent, measures itself, as every view
-  // does until the first report. A container whose width follows its views is still right a frame later.
+  // grows with its container (a flex item with flex-grow) or sits in a grid (whose area is not its
+  // parent) watches its own width, which then does not depend on its cells (the fit changes no width).
+  // Every view measures itself until the first report. A container whose width follows its views is
+  // still right a frame later.
   let room = 0, fontPx = 16, roomOf = null, roomParent = null, roomWatch = null;
   function watchRoom() {
     const parent = root.parentElement;
@@ -241,8 +242,7 @@ export function matrixView(data, options = {}) {
     room = 0;
     roomWatch?.disconnect();
     roomWatch = null;
-    if (getComputedStyle(parent).display.includes('grid')) { roomOf = null; return; }
-    roomOf = parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
+    roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
     let queued = false;
     roomWatch = new ResizeObserver((entries) => {
       const width = entries[entries.length - 1].contentRect.width;
