@@ -256,7 +256,7 @@ export function matrixView(data, options = {}) {
   let room = 0, fontPx = 16, roomOf = null, roomParent = null, roomWatch = null;
   // The heads' font, read once they are styled: the labels are measured in it, in bold (a highlighted
   // head is bold, views.css), so that a label that fits stays whole when its row or column is outlined.
-  let headFont = null, headPx = 12.8;
+  let headFont = null, headPx = 12.8, lastWholePx = 0;
   function readHeadFont() {
     const th = colHeads[0] || rowHeads[0];
     const style = th && th.isConnected ? getComputedStyle(th) : null;
@@ -327,7 +327,7 @@ export function matrixView(data, options = {}) {
     // container that gives a view that room when it can (element.css: side by side only then)
     const widestLabel = Math.max(...colLabels.map((label) => textWidth(label, font, headPx)));
     const wholePx = Math.ceil(labelEm * fontPx + cols * Math.min(CELL_MAX_EM * fontPx, widestLabel + 1) + (cols + 2) * 2);
-    root.style.setProperty('--mv-whole', `${wholePx}px`);
+    if (wholePx !== lastWholePx) { lastWholePx = wholePx; root.style.setProperty('--mv-whole', `${wholePx}px`); }
   }
 
   function drawLegend(scale) {
