@@ -3,10 +3,12 @@
 // 390×844, back restores every state, a 'stepgate' listener can hold the step of ω₂₂, and the section
 // names scaled dot-product attention with its pipeline of shapes. Plus what a learner found: the full
 // value's tooltip is never cut, linked hovers look unlike a step's outlines, column heads are whole,
-// negative operands are written "(−…)", "1 entry"; every matrix view is fitted again after a resize.
+// negative operands are written "(−…)", "1 entry"; every matrix view is fitted again after a resize
+// and after a host font that came late.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
 
 let browser, server;
@@ -272,6 +274,29 @@ test('every matrix view is fitted again after a resize 1280 → 390 → 1280: as
     for (const [view, heads] of Object.entries(now)) assert.doesNotMatch(heads, /!/, `a head of ${view} is cut at ${width} px`);
     assert.deepEqual(now, fresh[width], `after the resize to ${width} px, the views are fitted as on a page opened at ${width} px`);
   }
+  assert.deepEqual(problems, []);
+});
+
+test('a host font that arrives late: the heads are measured again in it, none cut', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 480, height: 900 });
+  // the host's font (DejaVu Serif Bold, 125 %: wider than the page's) answered 3 s late, a slow network
+  await page.route('**/late-font.ttf', async (route) => {
+    await new Promise((r) => setTimeout(r, 3000));
+    await route.fulfill({ contentType: 'font/ttf', body: fs.readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf') });
+  });
+  await page.route('**/late-font.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>late font</title><link rel="icon" href="data:,"><style>@font-face { font-family: "Late Wide"; src: url(late-font.ttf); size-adjust: 125%; } attention-lab { --attention-lab-font: "Late Wide", sans-serif; }</style><main><attention-lab section="multi-head"></attention-lab></main><script src="attention-lab.js"></script></html>` }));
+  await page.goto(`${server.url}late-font.html`, { waitUntil: 'commit' });   // (the load event waits for the font)
+  const heads = () => page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('[data-testid=head-1-heatmap] th.mv-col')]
+    .map((th) => `${th.textContent}${th.scrollWidth > th.clientWidth ? '!' : ''}`).join(','));
+  await page.waitForFunction(() => document.querySelector('attention-lab')?.shadowRoot?.querySelector('[data-testid=head-1-heatmap] th.mv-col[data-col="5"]')?.textContent);
+  assert.equal(await page.evaluate(() => [...document.fonts].find((f) => f.family.includes('Late Wide')).status), 'loading', 'drawn before the font came');
+  await page.evaluate(() => document.fonts.ready);
+  await settle(page);
+  await frames(page);
+  const late = await heads();
+  assert.doesNotMatch(late, /!/, `a head is cut in the font that came late: ${late}`);
+  assert.match(late, /^Your,jour?…,/, late);   // at 480 px "journey" does not fit in the wide font
   assert.deepEqual(problems, []);
 });
 

@@ -25,6 +25,10 @@ function textWidth(text, font, fontPx) {
   return width;
 }
 
+function forgetWidths(font) {
+  for (const key of textWidths.keys()) if (key.startsWith(`${font}\u0000`)) textWidths.delete(key);
+}
+
 // Text that fits in px pixels in the heads' font: the label itself when it does, else its first
 // characters (at least one) and an ellipsis. 1 px to spare: the canvas and the layout may round apart.
 function abbreviate(label, px, font, fontPx) {
@@ -263,6 +267,11 @@ export function matrixView(data, options = {}) {
     if (!style || !style.fontFamily) return;
     headPx = parseFloat(style.fontSize) || 12.8;
     headFont = `${style.fontStyle} 700 ${style.fontSize} ${style.fontFamily}`;
+    // a host's web font still loading is measured as its fallback: measured again once it is in
+    const font = headFont;
+    if (document.fonts && !document.fonts.check(font)) {
+      document.fonts.load(font).then(() => { forgetWidths(font); needsFit = true; layout(); }, () => {});
+    }
   }
   function watchRoom() {
     const parent = root.parentElement;
