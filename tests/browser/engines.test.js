@@ -568,27 +568,41 @@ for (const name of chosen) {
       assert.doesNotMatch(await sectionText(), /further down/);
     });
 
-    // Issue 22 item 11, in every browser's own fonts: column heads whole at 1280 px in §3.4.1's and §3.5's views,
-    // "1 entry", and a negative operand written "(−0.5500)" in the step's caption.
-    check('column heads whole at 1280 px in §3.4.1 and §3.5; "1 entry"; negative operands as (−0.5500)', async () => {
-      await driver.viewport(1280, 900);
+    // Issue 22 item 11, in every browser's own fonts: column and row heads whole at 1280 px in every matrix
+    // drawing (the editor's preview, §3.6's two heads and the train map too), after the page was opened
+    // narrow and widened (every view fitted again), "1 entry", and a negative operand written "(−0.5500)".
+    check('column heads whole at 1280 px in every matrix drawing, opened at 390 px and widened; "1 entry"; negative operands as (−0.5500)', async () => {
+      await driver.viewport(390, 844);   // (a window that cannot be so narrow starts at its narrowest)
       await driver.open(server.url);
       await driver.waitForLab();
+      await driver.viewport(1280, 900);
       const heads = await driver.evaluate(async () => {
         const root = document.querySelector('attention-lab').shadowRoot;
+        const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? requestAnimationFrame(tick) : done()); tick(); });
         root.querySelector('details.editor').open = true;
-        for (const section of root.querySelectorAll('.section')) {
-          section.scrollIntoView();
-          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        const out = [];
+        // each measured on screen (off screen a section is not laid out), its views fitted to their width
+        for (const region of [root.querySelector('details.editor'), ...root.querySelectorAll('.section')]) {
+          region.scrollIntoView({ block: 'start' });
+          await frames(6);
+          await document.querySelector('attention-lab').updateComplete;
+          for (const th of region.querySelectorAll('th.mv-col, th.mv-row')) {
+            if (!th.getAttribute('title') || !th.checkVisibility() || th.closest('[data-label-stride]')) continue;
+            out.push([th.textContent, th.getAttribute('title'), `${region.dataset.section || 'editor'}: ${th.closest('[data-matrix]').dataset.matrix}`, th.scrollWidth > th.clientWidth]);
+          }
         }
-        await document.querySelector('attention-lab').updateComplete;
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        scrollTo(0, 0);
         await document.fonts.ready;   // every math font in before the page is left (Firefox reports an aborted one)
-        return [...root.querySelectorAll('[data-section=step-by-step] th.mv-col, [data-section=causal] th.mv-col')].filter((th) => th.getAttribute('title') && th.checkVisibility() && !th.closest('[data-label-stride]'))
-          .map((th) => [th.textContent, th.getAttribute('title'), th.closest('[data-matrix]').dataset.matrix]);
+        return out;
       });
-      assert.ok(heads.length > 40, `${heads.length} column heads checked`);
-      for (const [shown, full, matrix] of heads) assert.equal(shown, full, `a column head of ${matrix} is cut at 1280 px`);
+      assert.ok(heads.length > 300, `${heads.length} heads checked`);
+      for (const view of ['editor: attn_weights', 'multi-head: head 1 attn_weights', 'multi-head: head 2 attn_weights', 'train: attn_weights']) {
+        assert.ok(heads.some(([, full, where]) => where === view && full === 'journey'), `${view}'s heads are checked`);
+      }
+      for (const [shown, full, where, cut] of heads) {
+        assert.equal(shown, full, `a head of ${where} is abbreviated at 1280 px`);
+        assert.ok(!cut, `the head "${full}" of ${where} is cut by its box at 1280 px`);
+      }
       const inputs = [[0.43, 0.15, 0.89], [-0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]];
       await driver.open(`${server.url}embed.html?section=step-by-step&d-out=1&inputs=${encodeURIComponent(JSON.stringify(inputs))}`);
       await driver.waitForLab();
