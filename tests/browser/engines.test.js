@@ -6,22 +6,13 @@
 // and bug hunt, and nothing is reported as an error. An engine that cannot start fails loudly.
 // ATTN_ENGINES=firefox,webkit runs only those.
 'use strict';
-const { describe, test, before, after } = require('node:test');
+const { describe } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
 const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval, unparsablePython, rowsOf, nativeContext } = require('./helpers');
-const { startSuiteServer } = require('./engines/server');
+const { chosenEngines, engineChecks } = require('./engines/suite');
 
-const ENGINES = {
-  chromium: () => require('./engines/chromium'),
-  firefox: () => require('./engines/firefox'),
-  webkit: () => require('./engines/webkit'),
-};
-const chosen = process.env.ATTN_ENGINES ? process.env.ATTN_ENGINES.split(',').map((s) => s.trim()) : Object.keys(ENGINES);
-for (const name of chosen) {
-  if (!ENGINES[name]) throw new Error(`ATTN_ENGINES names "${name}": use some of ${Object.keys(ENGINES).join(', ')}.`);
-}
 
 // The temperature section's row of weights (query 2) at temperature T, as the page writes it.
 const weightsOf = (values) => Array.from(values, (v) => v.toFixed(4)).join(' ');
@@ -156,23 +147,10 @@ function assertGoldenCells(shown, where) {
 
 let chromiumCode = null;   // Chromium's code cells, when it ran first: the others must show the same text
 
-for (const name of chosen) {
+for (const name of chosenEngines()) {
   describe(name, () => {
-    let driver, server, startError;
-    let seen = 0;   // problems() already accounted for (the control page's)
-
-    before(async () => {
-      try {
-        driver = await ENGINES[name]().launch();
-      } catch (e) {
-        startError = e;
-      }
-      server = await startSuiteServer({ recorder: driver ? driver.recordsInPage : false });
-    });
-    after(async () => {
-      if (driver) await driver.close();
-      if (server) await server.close();
-    });
+    let driver, server;
+    const check = engineChecks(name, (started) => ({ driver, server } = started));
 
     // The full page, opened once for the checks that share it (each leaves it usable for the next).
     const openPage = async () => {
@@ -181,18 +159,6 @@ for (const name of chosen) {
       await driver.waitForLab();
     };
 
-    // Each check below is skipped when the browser did not start; this test then fails and says why.
-    test(`${name} starts`, (t) => {
-      if (startError) throw new Error(`${name} did not start, so its checks are skipped: ${startError.message}`);
-      t.diagnostic(driver.version);
-    });
-    const check = (title, fn) => test(`${name}: ${title}`, async (t) => {
-      if (!driver) { t.skip(`${name} did not start (see "${name} starts")`); return; }
-      seen = (await driver.problems()).length;
-      await fn(t);
-      assert.deepEqual((await driver.problems()).slice(seen), [], `${name} reported problems`);
-    });
-
     check('the problem listeners hear a console error, an uncaught exception, an unhandled rejection and a CSP violation', async () => {
       await driver.open(server.controlUrl);
       const kinds = [/control: console\.error was called/, /control: an uncaught exception/, /control: nobody handled this rejection/, /CSP|Content.Security.Policy/i];
@@ -200,10 +166,10 @@ for (const name of chosen) {
       await driver.waitFor(() => document.readyState === 'complete', [], { what: 'the control page to load' });
       for (let i = 0; i < 100 && !kinds.every((k) => heard.some((p) => k.test(p))); i++) {
         await new Promise((r) => setTimeout(r, 50));
-        heard = (await driver.problems()).slice(seen);
+        heard = await check.problemsSince();
       }
       for (const k of kinds) assert.ok(heard.some((p) => k.test(p)), `${name} did not hear ${k} on the control page; heard ${JSON.stringify(heard)}`);
-      seen = (await driver.problems()).length;   // expected here, so not a failure of this check
+      await check.acceptProblems();   // expected here, so not a failure of this check
     });
 
     // Chromium 156, Firefox ESR 153 and WebKitGTK 2.50 all have wasm SIMD128, so auto must pick it.
