@@ -91,6 +91,18 @@ std::string Request::text(const char* name) {
     return v->get<std::string>();
 }
 
+std::vector<std::string> Request::texts(const char* name, size_t most) {
+    const json* v = find(name);
+    const std::string want = std::string("\"") + name + "\" must be a list of at most " + std::to_string(most) + " strings";
+    if (!v || !v->is_array() || v->size() > most) throw Error(want);
+    std::vector<std::string> out;
+    for (const json& e : *v) {
+        if (!e.is_string()) throw Error(want);
+        out.push_back(e.get<std::string>());
+    }
+    return out;
+}
+
 int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def) {
     const json* v = find(name);
     if (!v) {

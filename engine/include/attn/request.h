@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "attn/tensor.h"
@@ -39,6 +40,9 @@ public:
     std::string start(const std::string& request_json);
     int64_t steps_left() const;
     EvalResult advance(int64_t steps);
+    // The train task's run (a request with "task"): what its program prints for the steps run so far
+    // (attn/train_task.h); nothing for another request's run.
+    std::optional<std::string> printed() const;
 
 private:
     std::unique_ptr<TrainRunState> state_;
