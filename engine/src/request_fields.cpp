@@ -125,8 +125,9 @@ int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional
     return out;
 }
 
-uint64_t Request::seed() {
+uint64_t Request::seed(std::optional<uint64_t> def) {
     const json* v = find("seed");
+    if (!v && def) return *def;
     if (!v) throw Error("missing field \"seed\": give a whole number, e.g. \"seed\": 123");
     if (v->is_number_unsigned()) return v->get<uint64_t>();
     if (v->is_number_integer()) return static_cast<uint64_t>(v->get<int64_t>());

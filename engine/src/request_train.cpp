@@ -60,7 +60,7 @@ Setup task_setup(Request& f, Generator& gen) {
                     " values, one row per token");
     }
     Tensor inputs = f.tensor("inputs", shape);
-    const uint64_t seed = f.has("seed") ? f.seed() : train_task::kSeed;
+    const uint64_t seed = f.seed(train_task::kSeed);
     gen.manual_seed(seed);
     train_task::Batch batch = train_task::batch(inputs);
     const int64_t B = batch.x.shape[0];
@@ -240,7 +240,8 @@ std::unique_ptr<TrainRunState> start_train(Request& f, const char* op_name) {
     const bool task = s.task_inputs.has_value();
     const std::string optimizer = f.text("optimizer");
     if (optimizer != "sgd" && optimizer != "adam") throw Error("\"optimizer\" must be \"sgd\" or \"adam\"");
-    const double lr = f.finite_number("lr", 0.0, std::nullopt);
+    // the train task's optimizers have their default learning rates (train_task::kOptimizers)
+    const double lr = f.finite_number("lr", 0.0, task ? std::optional<double>(train_task::optimizer_preset(optimizer)->lr) : std::nullopt);
     checks::Optimizer kind = checks::Optimizer::adam;
     if (optimizer == "sgd") {
         // the train task's SGD has its momentum (train_task::kOptimizers)
@@ -299,7 +300,7 @@ std::string evaluate_train_task(Request& f) {
                     " rows; give one word per row");
     }
     const train_task::OptimizerPreset& preset = *train_task::optimizer_preset(optimizer);
-    const double lr = f.finite_number("lr", 0.0, std::nullopt);
+    const double lr = f.finite_number("lr", 0.0, preset.lr);
     const auto number = [](double v) { return nlohmann::json(v).dump(); };
     std::string request = "{\"op\":\"train\",\"seed\":" + std::to_string(r.s.seed) +
                           ",\"module\":\"causal_attention\",\"x\":" + nested_json(r.s.x) +
