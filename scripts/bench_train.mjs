@@ -26,7 +26,7 @@ export const trainRequest = (steps) => JSON.stringify({
   optimizer: 'adam', lr: 0.01, steps, record_every: 10,
 });
 
-// The page's Play ("Train it", web/src/sections/train.js): the engine's train task (attn/train_task.h),
+// The page's Play ("Train it", web/src/sections/train.js): the engine's train task (replay/train_task.h),
 // 301 steps of CausalAttention on the four orders, the weights and the parameters recorded at every step,
 // values only (prints: false), as the page asks (tests/fixtures/train_page_cases.json).
 const pageCase = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/train_page_cases.json'), 'utf8')).cases[0];

@@ -2,7 +2,7 @@
 // scrubber show the run's steps; the optimizer and learning rate start a new run; an edit of the inputs
 // resets it; a bad learning rate gets a sentence. Every number equals the native engine's and PyTorch's
 // (tests/fixtures/train_page_cases.json, from /usr/bin/python3 scripts/make_reference_cases.py train).
-// The task is the engine's (attn/train_task.h): the native runs here are its task requests, as the page's.
+// The task is the engine's (replay/train_task.h): the native runs here are its task requests, as the page's.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');

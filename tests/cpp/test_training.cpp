@@ -8,11 +8,11 @@
 #include <functional>
 #include <limits>
 
-#include "attn/autograd.h"
-#include "attn/optim.h"
-#include "attn/pytorch_cpu.h"
-#include "attn/request.h"
-#include "attn/train_task.h"
+#include "chapter/autograd.h"
+#include "chapter/optim.h"
+#include "core/pytorch_cpu.h"
+#include "replay/train_task.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 using nlohmann::json;
@@ -370,7 +370,7 @@ TEST_CASE("train at the editor's largest inputs is PyTorch's to the bit", "[trai
     }
 }
 
-// Issue 27 item 1: the page's train task, defined once in the engine (attn/train_task.h).
+// Issue 27 item 1: the page's train task, defined once in the engine (replay/train_task.h).
 TEST_CASE("the train task: four orders in which a token's predecessor differs, a batch PyTorch trained, its stride", "[train][task]") {
     for (int64_t T : {2, 5, 6, 16}) {
         const auto orders = attn::train_task::orders(T);

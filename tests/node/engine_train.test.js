@@ -46,7 +46,7 @@ for (const kind of KINDS) {
   });
 }
 
-// Issue 27 item 1: the train task has one definition, the engine's (engine/include/attn/train_task.h).
+// Issue 27 item 1: the train task has one definition, the engine's (engine/src/replay/train_task.h).
 // The reference generator's cases are the engine's task spelled out (the train_task op), PyTorch's
 // run of its program printed what the engine's run says it prints, and no other file defines it again.
 const pageCases = fixture("train_page_cases.json").cases;

@@ -91,7 +91,7 @@ function trainAnswer(text) {
   return answer;
 }
 
-// The page's train task as the engine defines it (attn/train_task.h, the train_task op in docs/cli.md):
+// The page's train task as the engine defines it (replay/train_task.h, the train_task op in docs/cli.md):
 // its steps, record stride, orders, input labels, optimizers and the program for these settings.
 export function trainTaskOf(engine, settings) {
   return JSON.parse(engine.evalRequest(JSON.stringify({ op: 'train_task', task: 'previous_token', ...settings })));

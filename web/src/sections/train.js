@@ -11,7 +11,7 @@
 // order, and only attention to the previous position can produce it. CausalAttention (§3.5) because a
 // previous-token head is what GPT-style models learn; token 1, with nothing before it, copies itself.
 // The task itself (the orders, one-hots, target, record stride, optimizers, the printed lines and the
-// program) is the engine's (engine/include/attn/train_task.h): this section only drives and draws it.
+// program) is the engine's (engine/src/replay/train_task.h): this section only drives and draws it.
 import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
 import { inputRows } from '../model.js';
 import { sectionFrame, show } from './common.js';
