@@ -154,6 +154,12 @@ val train_advance(attn::TrainRun& run, double steps) {
 
 double train_steps_left(const attn::TrainRun& run) { return static_cast<double>(run.steps_left()); }
 
+// What the train task's program prints for the steps run so far (replay/train_task.h).
+val train_printed(const attn::TrainRun& run) {
+    const std::optional<std::string> text = run.printed();
+    return text ? val(*text) : failure("printed() answers for a run of the train task only: start it with a request holding \"task\": \"previous_token\"");
+}
+
 // --- long sequences ---
 
 val mha_forward(const val& x, double batch, double tokens, double d_in, double d_out, double num_heads,
@@ -196,7 +202,8 @@ EMSCRIPTEN_BINDINGS(attention_lab) {
         .constructor<>()
         .function("start", &train_start)
         .function("advance", &train_advance)
-        .function("stepsLeft", &train_steps_left);
+        .function("stepsLeft", &train_steps_left)
+        .function("printed", &train_printed);
     emscripten::function("mhaForward", &mha_forward);
     emscripten::function("benchSgemm", &bench_sgemm);
     emscripten::function("benchMha", &bench_mha);

@@ -26,22 +26,17 @@ export const trainRequest = (steps) => JSON.stringify({
   optimizer: 'adam', lr: 0.01, steps, record_every: 10,
 });
 
-// The page's Play ("Train it", web/src/sections/train.js): 301 steps of CausalAttention on the four
-// orders, the weights and the parameters recorded at every step, values only (prints: false), as the
-// page asks (tests/fixtures/train_page_cases.json).
+// The page's Play ("Train it", web/src/sections/train.js): the engine's train task (replay/train_task.h),
+// 301 steps of CausalAttention on the four orders, the weights and the parameters recorded at every step,
+// values only (prints: false), as the page asks (tests/fixtures/train_page_cases.json).
 const pageCase = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/train_page_cases.json'), 'utf8')).cases[0];
-export const pageRequest = () => JSON.stringify({ ...pageCase.request, record_every: 1, prints: false });
+export const pageRequest = () => JSON.stringify({ ...pageCase.task, record_every: 1, prints: false });
 // The page's Play at the editor's largest inputs: 16 tokens of 16 values (d_in 32 with the positions),
-// every 6th step recorded as the page's answer budget asks (web/src/sections/train.js, recordEvery).
+// recorded at the task's own stride (every 6th step at this size).
 export const largestPageRequest = () => {
-  const T = 16, d = 16, all = Array.from({ length: T }, (_, i) => i);
-  const evens = all.filter((i) => i % 2 === 0), odds = all.filter((i) => i % 2 === 1);
-  const orders = [all, all.slice().reverse(), [...evens, ...odds], [...odds.slice().reverse(), ...evens.slice().reverse()]];
-  const rows = all.map((i) => Array.from({ length: d }, (_, j) => Number(Math.sin(i * 7 + j).toFixed(2))));
-  const x = orders.map((o) => o.map((i, t) => [...rows[i], ...all.map((q) => (q === t ? 1 : 0))]));
-  const target = orders.map((o) => o.map((_, t) => rows[o[Math.max(t - 1, 0)]]));
-  return JSON.stringify({ op: 'train', seed: 123, module: 'causal_attention', x, target, d_out: d, dropout: 0,
-    optimizer: 'adam', lr: 0.02, steps: 301, record_every: 6, record_parameters: true, prints: false });
+  const inputs = Array.from({ length: 16 }, (_, i) => Array.from({ length: 16 }, (_, j) => Number(Math.sin(i * 7 + j).toFixed(2))));
+  return JSON.stringify({ op: 'train', task: 'previous_token', inputs, seed: 123, optimizer: 'adam', lr: 0.02,
+    record_parameters: true, prints: false });
 };
 const BENCHES = [['train_adam_v2_book', trainRequest(STEPS), STEPS], ['train_page_play', pageRequest(), 301],
   ['train_page_play_16x16', largestPageRequest(), 301]];

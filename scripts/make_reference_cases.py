@@ -10,12 +10,12 @@ tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them) a
 tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, replay/dk_experiment.h) and
 tests/fixtures/author_cases.json (the chapter's code on a course author's inputs of other sizes, as the
 <attention-lab> attributes give them: what print shows for each cell the page prints) and
-tests/fixtures/train_page_cases.json (the page's "Train it" task, web/src/sections/train.js, trained as
-PyTorch trains it, with the parameters at each recorded step). The tests never
+tests/fixtures/train_page_cases.json (the page's "Train it" task, as the native engine spells it out,
+trained as PyTorch trains it, with the parameters at each recorded step, and its program's output). The tests never
 need PyTorch: they read these committed files (--out DIR writes them into DIR instead). The chapter's
 classes are the book's listings (book/listings), the same files the page shows.
 """
-import json, math, os, sys
+import contextlib, io, json, math, os, subprocess, sys
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
@@ -343,46 +343,51 @@ def write_author_cases():
     print(len(cases), "author cases")
 
 
-# The page's "Train it" task (web/src/sections/train.js builds the same request from the learner's inputs):
-# CausalAttention (seed 123, dropout 0) on the tokens in four orders, each token's embedding with its
-# position one-hot appended, learning to output the previous token's embedding (the first token: its own).
-def train_page_orders(T):
-    evens, odds = list(range(0, T, 2)), list(range(1, T, 2))
-    return [list(range(T)), list(range(T))[::-1], evens + odds, odds[::-1] + evens[::-1]]
+# The page's "Train it" task is the engine's (engine/src/replay/train_task.h): the native CLI spells out
+# the train request it makes of the learner's inputs (the `train_task` op) and the program the page prints.
+# PyTorch then trains that request and runs that program: the answer and the output the tests hold the
+# engine and the page to. Needs ./scripts/build native.
+ENGINE = os.path.join(HERE, "..", "build", "native", "attention-lab")
 
 
-def train_page_request(inputs, seed, optimizer, lr, steps, record_every):
-    T = len(inputs)
-    batch = [[inputs[i] for i in order] for order in train_page_orders(T)]
-    x = [[row + [1.0 if p == t else 0.0 for p in range(T)] for t, row in enumerate(seq)] for seq in batch]
-    target = [[seq[max(t - 1, 0)] for t in range(T)] for seq in batch]
-    req = {"op": "train", "seed": seed, "module": "causal_attention", "x": x, "target": target,
-           "d_out": len(inputs[0]), "dropout": 0.0, "optimizer": optimizer, "lr": lr}
-    if optimizer == "sgd":
-        req["momentum"] = 0.9
-    return dict(req, steps=steps, record_every=record_every, record_parameters=True)
+def engine_answer(req):
+    if not os.access(ENGINE, os.X_OK):
+        sys.exit("scripts/make_reference_cases.py: the train cases need the native engine; run ./scripts/build native first")
+    done = subprocess.run([ENGINE, "eval"], input=json.dumps(req), capture_output=True, text=True)
+    ans = json.loads(done.stdout)
+    if "error" in ans:
+        sys.exit("scripts/make_reference_cases.py: the engine refused %s: %s" % (req["op"], ans["error"]))
+    return ans
 
 
-def train_page_output(ans, steps=300, every=50):
-    """What the page's program prints: the loss every 50 steps and after the last, then the first order's weights."""
-    lines = ["step %d: loss %.4f" % (k, ans["losses"][k]) for k in range(0, steps, every)]
-    lines.append("step %d: loss %.4f" % (steps, ans["losses"][steps]))
-    last = ans["weights"][-1]
-    return "\n".join(lines + [str(torch.tensor(last["values"]).reshape(last["shape"])[0])])
+def program_output(code):
+    """What the program prints, run here in PyTorch as a learner would run it (print's last newline dropped)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<the page's train program>", "exec"), {"__name__": "__main__"})
+    return out.getvalue()[:-1]
+
+
+def train_page_case(name, inputs, words, seed, optimizer, lr):
+    # the page's request (web/src/sections/train.js), every 25th step recorded to keep the file small
+    task = {"op": "train", "task": "previous_token", "inputs": inputs, "seed": seed, "optimizer": optimizer, "lr": lr,
+            "steps": 301, "record_every": 25, "record_parameters": True}
+    spelled = engine_answer(dict(task, op="train_task", words=words))
+    return {"name": name, "task": task, "request": spelled["request"], "answer": answer(spelled["request"]),
+            "output": program_output(spelled["program"])}
 
 
 def write_train_page_cases():
     book = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64],
             [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
-    named = [("the page's default: Adam, lr 0.02, 300 steps and the forward after them", train_page_request(book, 123, "adam", 0.02, 301, 25)),
-             ("SGD with momentum 0.9, lr 0.5, 300 steps and the forward after them", train_page_request(book, 123, "sgd", 0.5, 301, 25))]
+    words = ["Your", "journey", "starts", "with", "one", "step"]
     # the editor's largest inputs: products above ATen's small-bmm size go through OpenBLAS's blocks
     g = torch.Generator().manual_seed(2024)
     large = [[round(float(v), 2) for v in r] for r in torch.rand(16, 16, generator=g) * 2 - 1]
-    named.append(("16 tokens of 16 values, seed 2024, Adam: the editor's largest", train_page_request(large, 2024, "adam", 0.02, 301, 25)))
-    cases = [{"name": name, "request": req, "answer": answer(req)} for name, req in named]
-    for c in cases:
-        c["output"] = train_page_output(c["answer"])
+    cases = [train_page_case("the page's default: Adam, lr 0.02, 300 steps and the forward after them", book, words, 123, "adam", 0.02),
+             train_page_case("SGD with momentum 0.9, lr 0.5, 300 steps and the forward after them", book, words, 123, "sgd", 0.5),
+             train_page_case("16 tokens of 16 values, seed 2024, Adam: the editor's largest", large,
+                             ["w%d" % (i + 1) for i in range(16)], 2024, "adam", 0.02)]
     src = "PyTorch %s, CPU" % torch.__version__
     json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "train_page_cases.json"), "w"), allow_nan=False)
     print(len(cases), "train page cases")

@@ -2,6 +2,7 @@
 // scrubber show the run's steps; the optimizer and learning rate start a new run; an edit of the inputs
 // resets it; a bad learning rate gets a sentence. Every number equals the native engine's and PyTorch's
 // (tests/fixtures/train_page_cases.json, from /usr/bin/python3 scripts/make_reference_cases.py train).
+// The task is the engine's (replay/train_task.h): the native runs here are its task requests, as the page's.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -20,7 +21,7 @@ after(async () => { await browser.close(); await server.close(); });
 
 // The same run, every step recorded, from the native CLI: the page's numbers must be these exactly.
 const nativeRun = (request) => nativeEval({ ...request, record_every: 1 });
-const nativeAdam = nativeRun(ADAM.request);
+const nativeAdam = nativeRun(ADAM.task);
 
 async function open(section = 'train') {
   const { page, problems } = await newPage(browser.context);
@@ -33,9 +34,8 @@ const text = (page, id) => byId(page, id).textContent();
 // The heatmap's cells, row by row: data-value, the engine's shortest text of each weight.
 const heatValues = (page) => byId(page, 'train-heatmap').locator('td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
 const firstOrder = (r) => r.values.slice(0, T * T);
-// W_q as drawn: W_query.weight transposed (d_in × d_out)
+// W_q as drawn: W_query.weight transposed (d_in × d_out), as the engine answers the task's weights
 const drawnWq = (page) => byId(page, 'train-W_query').locator('td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
-const transposed = (r) => { const [rows, cols] = r.shape; return Array.from({ length: rows * cols }, (_, i) => r.values[(i % rows) * cols + Math.floor(i / rows)]); };
 const waitStep = (page, k, timeout = 60000) => page.waitForFunction((k) => {
   const root = document.querySelector('attention-lab').shadowRoot;
   return root.querySelector('[data-testid=train-step]').textContent === String(k);
@@ -48,7 +48,7 @@ async function assertStep(page, k, native, pytorch) {
   assert.equal(await text(page, 'train-loss'), native.losses[k].toFixed(4), `loss at step ${k}`);
   if (pytorch) assert.equal(await text(page, 'train-loss'), pytorch.answer.losses[k].toFixed(4), `PyTorch's loss at step ${k}`);
   assert.deepEqual(await heatValues(page), firstOrder(native.weights[k]), `weights at step ${k}`);
-  assert.deepEqual(await drawnWq(page), transposed(native.parameter_history[k]['W_query.weight']), `W_q at step ${k}`);
+  assert.deepEqual(await drawnWq(page), native.parameter_history[k]['W_query.weight.T'].values, `W_q at step ${k}`);
   if (pytorch && k % pytorch.request.record_every === 0) {
     const want = firstOrder(pytorch.answer.weights[k / pytorch.request.record_every]);
     (await heatValues(page)).forEach((v, i) => assert.ok(Math.abs(v - want[i]) <= 1e-4, `weight ${i} at step ${k}: ${v} vs PyTorch ${want[i]}`));
@@ -93,7 +93,7 @@ test('Play runs to step 300 and the weights learn the previous token; Pause stop
   // learned: every query from token 2 on puts more than 0.9 of its weight on the token before it
   const w = await heatValues(page);
   for (let i = 1; i < T; i++) assert.ok(w[i * T + i - 1] > 0.9, `query ${i + 1} looks one back: ${w.slice(i * T, i * T + T)}`);
-  assert.deepEqual(await drawnWq(page), transposed(nativeAdam.parameter_history[300]['W_query.weight']));
+  assert.deepEqual(await drawnWq(page), nativeAdam.parameter_history[300]['W_query.weight.T'].values);
   const plotted = await byId(page, 'train-loss-plot').locator('path.plot-line').count();
   assert.equal(plotted, 1, 'the loss curve is drawn');
 
@@ -110,6 +110,30 @@ test('Play runs to step 300 and the weights learn the previous token; Pause stop
   assert.deepEqual(problems, []);
 });
 
+// Issue 27 item 1: the page drives the engine's task and defines none of it. Its train requests (the
+// untrained state and the run) hold the task's name, the learner's inputs and settings: no batch, no
+// stride, no momentum. The weights it draws and the lines it prints come from the engine's answers.
+test('the page\'s train requests carry the learner\'s inputs and settings, no task constant', async () => {
+  const { page, problems } = await open();
+  await page.evaluate(() => {
+    const engine = document.querySelector('attention-lab').labCtx.engine;
+    const asked = window.trainRequests = [];
+    const { evalRequest } = engine, start = engine.TrainRun.prototype.start;
+    engine.evalRequest = (json) => { if (JSON.parse(json).op === 'train') asked.push(JSON.parse(json)); return evalRequest(json); };
+    engine.TrainRun.prototype.start = function (json) { asked.push(JSON.parse(json)); return start.call(this, json); };
+  });
+  await byId(page, 'train-optimizer').selectOption('sgd');
+  await byId(page, 'train-reset').click();   // the untrained state again: a one-step run
+  await byId(page, 'train-step-button').click();   // the whole run
+  await waitStep(page, 1);
+  const requests = await page.evaluate(() => window.trainRequests);
+  assert.equal(requests.length, 2, JSON.stringify(requests.map((r) => r.steps)));
+  const settings = { op: 'train', task: 'previous_token', inputs: SGD.task.inputs, optimizer: 'sgd', lr: 0.5, record_parameters: true, prints: false };
+  assert.deepEqual(requests[0], { ...settings, steps: 1 });
+  assert.deepEqual(requests[1], settings);
+  assert.deepEqual(problems, []);
+});
+
 test('the optimizer and the learning rate start a new run; a bad learning rate gets a sentence', async () => {
   const { page, problems } = await open();
   await byId(page, 'train-step-button').click();
@@ -117,8 +141,10 @@ test('the optimizer and the learning rate start a new run; a bad learning rate g
   assert.equal(await byId(page, 'train-lr').inputValue(), '0.5', 'SGD takes its own default');
   assert.equal(await text(page, 'train-step'), '0');
   for (let k = 1; k <= 2; k++) await byId(page, 'train-step-button').click();
-  await assertStep(page, 2, nativeRun(SGD.request), SGD);
-  assert.match(await page.locator('attention-lab [data-testid=train-code] code').textContent(), /torch\.optim\.SGD\(ca\.parameters\(\), lr=0\.5, momentum=0\.9\)/);
+  await assertStep(page, 2, nativeRun(SGD.task), SGD);
+  // the program is the engine's for these settings, word for word
+  const program = nativeEval({ ...SGD.task, op: 'train_task', words: WORDS }).program;
+  assert.equal(await page.locator('attention-lab [data-testid=train-code] code').textContent(), program);
 
   for (const bad of ['abc', '0', '-1', '20', '']) {
     await byId(page, 'train-lr').fill(bad);
@@ -133,7 +159,7 @@ test('the optimizer and the learning rate start a new run; a bad learning rate g
   assert.equal(await text(page, 'train-error'), '');
   assert.equal(await text(page, 'train-step'), '0');
   await byId(page, 'train-step-button').click();
-  const sgd01 = nativeRun({ ...SGD.request, lr: 0.1 });
+  const sgd01 = nativeRun({ ...SGD.task, lr: 0.1 });
   await assertStep(page, 1, sgd01);
   // a learning rate far too large: the loss overflows, and the page says so instead of failing
   await byId(page, 'train-optimizer').selectOption('adam');
@@ -154,12 +180,8 @@ test('an edit of the inputs resets training; the new task\'s numbers are the eng
   await settle(page);
   assert.equal(await lab.locator('[data-testid=train-step]').textContent(), '0');
   assert.ok(await lab.locator('[data-testid=train-scrubber]').isDisabled());
-  const edited = { ...ADAM.request };
-  const x = JSON.parse(JSON.stringify(ADAM.request.x)), target = JSON.parse(JSON.stringify(ADAM.request.target));
-  // token 1 ("Your") is 0.43 at every place it appears, in x and in the targets
-  for (const seq of [...x, ...target]) for (const row of seq) if (row[0] === 0.43 && row[1] === 0.15) row[0] = 0.9;
-  Object.assign(edited, { x, target });
-  const native = nativeRun(edited);
+  const inputs = ADAM.task.inputs.map((row, i) => (i === 0 ? [0.9, ...row.slice(1)] : row));   // token 1, "Your"
+  const native = nativeRun({ ...ADAM.task, inputs });
   assert.notEqual(native.losses[0].toFixed(4), ADAM.answer.losses[0].toFixed(4));
   await lab.locator('[data-testid=train-step-button]').click();
   await waitStep(page, 1, 10000);
@@ -199,12 +221,8 @@ test('at 16 tokens × 16 values the run is computed over several tasks; Steps pr
   assert.equal(await text(page, 'train-step'), '12', 'both Steps count');
   assert.ok(notes.some((t) => /^Training: \d+ of 300 steps computed…$/.test(t)), `progress shown while computing: ${notes.slice(0, 3)}`);
 
-  // the same task, as the page builds it (trainTask in web/src/sections/train.js), from the native CLI
-  const all = [...Array(BIG).keys()], evens = all.filter((i) => i % 2 === 0), odds = all.filter((i) => i % 2 === 1);
-  const orders = [all, all.slice().reverse(), [...evens, ...odds], [...odds.slice().reverse(), ...evens.slice().reverse()]];
-  const x = orders.map((o) => o.map((i, t) => [...inputs[i], ...all.map((q) => (q === t ? 1 : 0))]));
-  const target = orders.map((o) => o.map((_, t) => inputs[o[Math.max(t - 1, 0)]]));
-  const native = nativeRun({ ...ADAM.request, x, target, d_out: BIG, record_parameters: false });
+  // the same task from the native CLI
+  const native = nativeRun({ ...ADAM.task, inputs, record_parameters: false });
   assert.equal(await text(page, 'train-loss'), native.losses[12].toFixed(4));
   assert.deepEqual(await byId(page, 'train-heatmap').locator('td.mv-cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value))),
     native.weights[12].values.slice(0, BIG * BIG));
@@ -239,7 +257,7 @@ test('the verdict: Adam learns (data-learned="true"); SGD at lr 5 does not, and 
   await byId(page, 'train-lr').fill('5');
   await byId(page, 'train-play').click();
   await waitStep(page, 300);
-  const native = nativeRun({ ...SGD.request, lr: 5 });
+  const native = nativeRun({ ...SGD.task, lr: 5 });
   const failing = failingQueries(native.weights[300].values);
   const inMap = failing.filter((f) => f.o === 0);
   assert.ok(inMap.length >= 1, `the native SGD lr 5 run fails some rows of the map: ${JSON.stringify(failing)}`);
@@ -255,7 +273,7 @@ test('the verdict: Adam learns (data-learned="true"); SGD at lr 5 does not, and 
 
 test('a run whose loss becomes NaN or Inf stops at that step and says so', async () => {
   const { page, problems } = await open();
-  const request = { ...SGD.request, lr: NAN_LR };
+  const request = { ...SGD.task, lr: NAN_LR };
   const native = nativeRun(request);
   const broken = native.losses.findIndex((v) => !Number.isFinite(Number(v)));
   assert.ok(broken > 0 && broken < 300, `the native run's loss stays finite at lr ${NAN_LR}`);

@@ -3,9 +3,15 @@
 // backward pieces that the reference cases alone would not pin down.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+
 #include "chapter/autograd.h"
 #include "chapter/optim.h"
 #include "core/pytorch_cpu.h"
+#include "replay/train_task.h"
 #include "requests/request.h"
 #include "fixtures.h"
 
@@ -362,4 +368,105 @@ TEST_CASE("train at the editor's largest inputs is PyTorch's to the bit", "[trai
         INFO("attention weights record " << r);
         CHECK(differ == 0);
     }
+}
+
+// Issue 27 item 1: the page's train task, defined once in the engine (replay/train_task.h).
+TEST_CASE("the train task: four orders in which a token's predecessor differs, a batch PyTorch trained, its stride", "[train][task]") {
+    for (int64_t T : {2, 5, 6, 16}) {
+        const auto orders = attn::train_task::orders(T);
+        REQUIRE(orders.size() == 4);
+        for (const auto& o : orders) {
+            std::vector<int64_t> sorted = o;
+            std::sort(sorted.begin(), sorted.end());
+            for (int64_t i = 0; i < T; i++) CHECK(sorted[i] == i);  // each a permutation of the tokens
+        }
+        // content alone cannot tell the previous token: some token has different predecessors in two orders
+        bool differs = false;
+        for (int64_t tok = 0; tok < T; tok++) {
+            std::vector<int64_t> before;
+            for (const auto& o : orders) {
+                const auto at = std::find(o.begin(), o.end(), tok) - o.begin();
+                before.push_back(at == 0 ? -1 : o[at - 1]);
+            }
+            differs |= std::adjacent_find(before.begin(), before.end(), std::not_equal_to<>()) != before.end();
+        }
+        CHECK(differs);
+    }
+    // the batch is the one PyTorch trained for the fixture (its request, spelled out by the train_task op)
+    for (const json& c : fixture_json("train_page_cases.json")["cases"]) {
+        json ask = c["task"];
+        ask["op"] = "train_task";
+        const json spelled = eval_ok(ask);
+        CHECK(spelled["request"] == c["request"]);
+    }
+    // the stride: the smallest divisor of the steps whose records fit the answer budget
+    for (auto [T, d] : {std::pair<int64_t, int64_t>{6, 3}, {16, 16}, {2, 1}, {64, 64}}) {
+        const int64_t r = attn::train_task::record_every(T, d), per_record = 4 * T * T + 3 * d * (d + T);
+        INFO("T " << T << ", d " << d << ": every " << r);
+        CHECK(attn::train_task::kSteps % r == 0);
+        if (r < attn::train_task::kSteps) CHECK((attn::train_task::kSteps / r + 1) * per_record <= attn::train_task::kAnswerBudget);
+        for (int64_t smaller = 1; smaller < r; smaller++) {
+            if (attn::train_task::kSteps % smaller == 0) CHECK((attn::train_task::kSteps / smaller + 1) * per_record > attn::train_task::kAnswerBudget);
+        }
+    }
+    CHECK(attn::train_task::record_every(6, 3) == 1);
+    CHECK(attn::train_task::record_every(16, 16) == 6);
+}
+
+TEST_CASE("a train task run is its spelled-out request's run, its weights drawn transposed, and prints what PyTorch printed", "[train][task]") {
+    const json c = fixture_json("train_page_cases.json")["cases"][1];  // SGD with the task's momentum
+    const json task = eval_ok(c["task"]), plain = eval_ok(c["request"]);
+    CHECK(task["losses"] == plain["losses"]);
+    CHECK(task["weights"] == plain["weights"]);
+    CHECK(task["printed"].get<std::string>() == c["output"].get<std::string>());
+    for (size_t k = 0; k < plain["parameter_history"].size(); k++) {
+        for (const char* name : {"W_query.weight", "W_key.weight", "W_value.weight"}) {
+            const json& w = plain["parameter_history"][k][name];
+            const json& drawn = task["parameter_history"][k][std::string(name) + ".T"];
+            const int64_t rows = w["shape"][0], cols = w["shape"][1];
+            REQUIRE(drawn["shape"] == json::array({cols, rows}));
+            for (int64_t i = 0; i < rows; i++)
+                for (int64_t j = 0; j < cols; j++) CHECK(drawn["values"][j * rows + i] == w["values"][i * cols + j]);
+        }
+    }
+}
+
+TEST_CASE("the train task's printed lines stop at a loss that is not finite", "[train][task]") {
+    std::vector<float> losses(120, 0.25f);
+    losses[107] = std::numeric_limits<float>::infinity();
+    CHECK(attn::train_task::printed(losses, 4, attn::Tensor()) ==
+          "step 0: loss 0.2500\nstep 50: loss 0.2500\nstep 100: loss 0.2500\n"
+          "(the loss became inf at step 107: the page stopped the run there; PyTorch would go on printing nan)");
+    losses[107] = 0.25f;
+    losses[52] = std::nanf("");
+    CHECK(attn::train_task::printed(losses, 6, attn::Tensor()) ==
+          "step 0: loss 0.2500\n(the loss became nan at step 52: the page stopped the run there; PyTorch would go on printing nan)");
+}
+
+TEST_CASE("a train task request refuses what the task does not take, with sentences", "[train][task][errors]") {
+    const json task = fixture_json("train_page_cases.json")["cases"][0]["task"];
+    const auto refusal = [](const json& request) {
+        const attn::EvalResult r = attn::eval_request(request.dump());
+        CHECK_FALSE(r.ok);
+        return r.error;
+    };
+    json bad = task;
+    bad["task"] = "next_token";
+    CHECK_THAT(refusal(bad), Catch::Contains("unknown task \"next_token\""));
+    bad = task;
+    bad["inputs"] = {{1, 2}};
+    CHECK_THAT(refusal(bad), Catch::Contains("the train task takes 2 to 64 tokens"));
+    bad = task;
+    bad["momentum"] = 0.5;  // the task's SGD has its own
+    CHECK_THAT(refusal(bad), Catch::Contains("unknown field \"momentum\""));
+    bad = task;
+    bad["x"] = task["inputs"];
+    CHECK_THAT(refusal(bad), Catch::Contains("unknown field \"x\""));
+    bad = task;
+    bad["op"] = "train_task";
+    bad["words"] = {"one", "two"};
+    CHECK_THAT(refusal(bad), Catch::Contains("\"words\" has 2 words but the inputs have 6 rows"));
+    bad.erase("words");
+    bad.erase("task");
+    CHECK_THAT(refusal(bad), Catch::Contains("missing field \"task\""));
 }

@@ -91,8 +91,14 @@ function trainAnswer(text) {
   return answer;
 }
 
+// The page's train task as the engine defines it (replay/train_task.h, the train_task op in docs/cli.md):
+// its steps, record stride, orders, input labels, optimizers and the program for these settings.
+export function trainTaskOf(engine, settings) {
+  return JSON.parse(engine.evalRequest(JSON.stringify({ op: 'train_task', task: 'previous_token', ...settings })));
+}
+
 // The same request run a few steps per call (the engine's TrainRun, bindings/API.md), so a long run
-// can be computed between frames: {advance(steps) -> the answer for those steps, stepsLeft(), close()}.
+// can be computed between frames: {advance(steps) -> the answer for those steps, stepsLeft(), close(), printed()}.
 // Throws the engine's sentence for a bad request.
 export function startTrainRun(engine, request) {
   const run = new engine.TrainRun();
@@ -102,7 +108,8 @@ export function startTrainRun(engine, request) {
     run.delete();
     throw e;
   }
-  return { advance: (steps) => trainAnswer(run.advance(steps)), stepsLeft: () => run.stepsLeft(), close: () => run.delete() };
+  return { advance: (steps) => trainAnswer(run.advance(steps)), stepsLeft: () => run.stepsLeft(), close: () => run.delete(),
+    printed: () => run.printed() };   // the train task's run: what its program prints so far
 }
 
 // A Worker running engine-worker.js from the element's folder, started only when the learner asks for

@@ -63,6 +63,26 @@ std::string shape_and_values(const Tensor& t) {
 
 std::string values_json(const Tensor& t) { return shape_and_values(t) + "}"; }
 
+namespace {
+void nested(const Tensor& t, size_t dim, size_t& at, std::string& out) {
+    out += '[';
+    for (int64_t i = 0; i < t.shape[dim]; i++) {
+        if (i) out += ',';
+        if (dim + 1 == t.shape.size()) out += float_text(t.data[at++]);
+        else nested(t, dim + 1, at, out);
+    }
+    out += ']';
+}
+}  // namespace
+
+std::string nested_json(const Tensor& t) {
+    std::string out;
+    size_t at = 0;
+    if (t.shape.empty()) return float_text(t.data.at(0));
+    nested(t, 0, at, out);
+    return out;
+}
+
 std::string result_json(const Tensor& t) {
     std::string out = shape_and_values(t);
     out += ",\"print\":";

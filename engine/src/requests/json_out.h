@@ -21,6 +21,9 @@ std::string result_json(const Tensor& t);
 // The same without "print" (and the grad_fn fields): {"shape", "values"}, for train's "prints": false.
 std::string values_json(const Tensor& t);
 
+// The values alone, as nested arrays of the tensor's shape (as a request writes its "x").
+std::string nested_json(const Tensor& t);
+
 // Book cells as [{"id","label","print","shape","values"}], values as result_json writes them.
 std::string cells_json(const std::vector<BookCell>& cells);
 

@@ -181,6 +181,7 @@ const std::vector<Op>& ops() {
         {"bug_hunt", {"op", "seed", "x", "d_out", "bug"}, op_bug_hunt},
         {"grad", {}, evaluate_grad},
         {"train", {}, evaluate_train},
+        {"train_task", {}, evaluate_train_task},
     };
     return table;
 }

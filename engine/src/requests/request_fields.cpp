@@ -91,6 +91,18 @@ std::string Request::text(const char* name) {
     return v->get<std::string>();
 }
 
+std::vector<std::string> Request::texts(const char* name, size_t most) {
+    const json* v = find(name);
+    const std::string want = std::string("\"") + name + "\" must be a list of at most " + std::to_string(most) + " strings";
+    if (!v || !v->is_array() || v->size() > most) throw Error(want);
+    std::vector<std::string> out;
+    for (const json& e : *v) {
+        if (!e.is_string()) throw Error(want);
+        out.push_back(e.get<std::string>());
+    }
+    return out;
+}
+
 int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def) {
     const json* v = find(name);
     if (!v) {
@@ -113,8 +125,9 @@ int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional
     return out;
 }
 
-uint64_t Request::seed() {
+uint64_t Request::seed(std::optional<uint64_t> def) {
     const json* v = find("seed");
+    if (!v && def) return *def;
     if (!v) throw Error("missing field \"seed\": give a whole number, e.g. \"seed\": 123");
     if (v->is_number_unsigned()) return v->get<uint64_t>();
     if (v->is_number_integer()) return static_cast<uint64_t>(v->get<int64_t>());

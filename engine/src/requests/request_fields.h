@@ -24,9 +24,12 @@ public:
     void reject_unread_fields(const std::string& op) const;
 
     std::string op();
+    bool has(const char* name) const { return j_.contains(name); }  // present (not counted as read)
     std::string text(const char* name);
+    // A list of at most `most` strings, e.g. one word per row of the inputs.
+    std::vector<std::string> texts(const char* name, size_t most);
     int64_t integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def = std::nullopt);
-    uint64_t seed();  // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement
+    uint64_t seed(std::optional<uint64_t> def = std::nullopt);  // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement
     // A number, or "inf", "-inf", "nan".
     double number(const char* name, std::optional<double> def = std::nullopt);
     // A finite number at least `lo` (and below `below`, when given).

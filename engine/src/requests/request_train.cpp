@@ -11,6 +11,7 @@
 #include "chapter/autograd.h"
 #include "core/limits.h"
 #include "chapter/optim.h"
+#include "replay/train_task.h"
 #include "rules/checks.h"
 #include "requests/json_out.h"
 #include "requests/request_fields.h"
@@ -39,11 +40,42 @@ struct Setup {
     bool bias;
     int64_t weights_numel;  // of one recorded attn_weights
     int64_t params_numel;   // of all the parameters together
+    // the page's train task (replay/train_task.h): its inputs (T × d) and seed, when the request names it
+    std::optional<Tensor> task_inputs;
+    uint64_t seed = 0;
 
     checks::Work step_work(checks::Optimizer optimizer) const { return checks::train_step_work(sizes, kind, bias, optimizer); }
 };
 
+// A request naming the train task ("task": "previous_token"): its "inputs" make the module and batch
+// (replay/train_task.h), in place of "module", "x", "target", "d_out" and "dropout".
+Setup task_setup(Request& f, Generator& gen) {
+    const std::string task = f.text("task");
+    if (task != train_task::kName) throw Error("unknown task " + quoted(task) + "; the one task is \"" + train_task::kName + "\"");
+    const Shape shape = f.tensor_shape("inputs", 2);
+    const int64_t T = shape[0], d = shape[1];
+    if (T < train_task::kMinTokens || T > lim::kMaxReplayTokens || d > lim::kMaxReplayDim) {
+        throw Error("\"inputs\" is " + shape_text(shape) + "; the train task takes " + std::to_string(train_task::kMinTokens) +
+                    " to " + std::to_string(lim::kMaxReplayTokens) + " tokens of 1 to " + std::to_string(lim::kMaxReplayDim) +
+                    " values, one row per token");
+    }
+    Tensor inputs = f.tensor("inputs", shape);
+    const uint64_t seed = f.seed(train_task::kSeed);
+    gen.manual_seed(seed);
+    train_task::Batch batch = train_task::batch(inputs);
+    const int64_t B = batch.x.shape[0];
+    const checks::AttentionSizes sizes{B, T, d + T, d, 1, T, 0.0};
+    checks::attention_sizes(sizes, checks::Module::causal_attention);
+    auto make = [=](Generator& g) { return TrainableModule::causal_attention(d + T, d, T, 0.0, false, g); };
+    Setup s{make, std::move(batch.x), std::move(batch.target), sizes, checks::Module::causal_attention, false, B * T * T,
+            checks::parameter_count(sizes, checks::Module::causal_attention, false), std::nullopt, 0};
+    s.task_inputs = std::move(inputs);
+    s.seed = seed;
+    return s;
+}
+
 Setup setup(Request& f, Generator& gen) {
+    if (f.has("task")) return task_setup(f, gen);
     gen.manual_seed(f.seed());
     const std::string name = f.text("module");
     const bool batched = name == "causal_attention" || name == "mha";
@@ -79,7 +111,7 @@ Setup setup(Request& f, Generator& gen) {
                                              : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, g);
     };
     return Setup{make, std::move(x), std::move(target), sizes, kind, qkv_bias, B * num_heads * T * T,
-                 checks::parameter_count(sizes, kind, qkv_bias)};
+                 checks::parameter_count(sizes, kind, qkv_bias), std::nullopt, 0};
 }
 
 }  // namespace
@@ -116,19 +148,30 @@ struct TrainRunState {
     std::vector<Tensor*> params;
     std::vector<Tensor> grads;
 
+    // the train task's run: every loss, and the attention weights of the forward after the last update
+    std::vector<float> task_losses;
+    Tensor task_final_weights;
+
     std::string tensor_json(const Tensor& t) const { return prints ? result_json(t) : values_json(t); }
-    // {name: R, ...} of the parameters as they are now
+    // {name: R, ...} of the parameters as they are now; the train task's as its page draws them
+    // ("W_query.weight.T": d_in × d_out, train_task::drawn)
     std::string parameters_json() const {
         std::string out = "{";
         for (size_t i = 0; i < named.size(); i++) {
             if (i) out += ',';
-            out += json_quote(named[i].name);
-            out += ':';
-            out += tensor_json(*named[i].value);  // a parameter has no grad_fn: printed as detach() prints it
+            // a parameter has no grad_fn: printed as detach() prints it
+            if (s.task_inputs) {
+                out += json_quote(named[i].name + ".T") + ':' + tensor_json(train_task::drawn(*named[i].value));
+            } else {
+                out += json_quote(named[i].name) + ':' + tensor_json(*named[i].value);
+            }
         }
         out += '}';
         return out;
     }
+
+    // What the train task's program prints for the steps run so far (train_task::printed).
+    std::string printed() const { return train_task::printed(task_losses, record_every, task_final_weights); }
 
     // The next n steps (at most those left): the train op's answer for them. Records fall on the
     // steps that are multiples of record_every, counted from the run's step 0.
@@ -146,8 +189,12 @@ struct TrainRunState {
         std::string losses = "[", weights = "[", history = "[";
         for (; step < last; step++) {
             const bool record = step % record_every == 0;
+            const bool task_final = s.task_inputs && step == train_task::kSteps;  // the program prints its weights
             Tensor attn_weights;
-            const Tensor loss = module->loss_and_grads(s.x, s.target, gen, grads, record ? &attn_weights : nullptr);
+            const Tensor loss =
+                module->loss_and_grads(s.x, s.target, gen, grads, record || task_final ? &attn_weights : nullptr);
+            if (s.task_inputs) task_losses.push_back(loss.item());
+            if (task_final) task_final_weights = attn_weights;
             // optimizer.zero_grad() zeroes .grad in place from the second step on; backward adds into it
             if (step > 0) {
                 for (Tensor& g : grads)
@@ -185,28 +232,36 @@ struct TrainRunState {
     }
 };
 
-std::unique_ptr<TrainRunState> start_train(Request& f) {
+// A train request (op_name: the op, for the sentence refusing unknown fields), checked and built.
+std::unique_ptr<TrainRunState> start_train(Request& f, const char* op_name) {
     auto run = std::make_unique<TrainRunState>();
     run->s = setup(f, run->gen);
     const Setup& s = run->s;
+    const bool task = s.task_inputs.has_value();
     const std::string optimizer = f.text("optimizer");
     if (optimizer != "sgd" && optimizer != "adam") throw Error("\"optimizer\" must be \"sgd\" or \"adam\"");
-    const double lr = f.finite_number("lr", 0.0, std::nullopt);
+    // the train task's optimizers have their default learning rates (train_task::kOptimizers)
+    const double lr = f.finite_number("lr", 0.0, task ? std::optional<double>(train_task::optimizer_preset(optimizer)->lr) : std::nullopt);
     checks::Optimizer kind = checks::Optimizer::adam;
     if (optimizer == "sgd") {
-        const double momentum = f.finite_number("momentum", 0.0, 0.0);
+        // the train task's SGD has its momentum (train_task::kOptimizers)
+        const double momentum = task ? train_task::optimizer_preset("sgd")->momentum : f.finite_number("momentum", 0.0, 0.0);
         kind = momentum != 0.0 ? checks::Optimizer::sgd_momentum : checks::Optimizer::sgd;
         run->opt = std::make_unique<Sgd>(lr, momentum);
     } else {
         run->opt = std::make_unique<Adam>(lr);
     }
-    const int64_t steps = run->steps = f.integer("steps", 0, lim::kMaxTrainSteps);
-    const int64_t record_every = run->record_every = f.integer("record_every", 1, lim::kMaxTrainSteps, 1);
+    // the train task's run: its steps and the forward after them, recorded at its stride
+    const int64_t steps = run->steps =
+        f.integer("steps", 0, lim::kMaxTrainSteps, task ? std::optional<int64_t>(train_task::kSteps + 1) : std::nullopt);
+    const int64_t record_every = run->record_every = f.integer(
+        "record_every", 1, lim::kMaxTrainSteps,
+        task ? train_task::record_every(s.task_inputs->shape[0], s.task_inputs->shape[1]) : 1);
     run->record_parameters = f.boolean("record_parameters", false);
     // "prints": false leaves PyTorch's print out of every R: an animation needs only the values, and
     // printing is most of a long run's time
     run->prints = f.boolean("prints", true);
-    f.reject_unread_fields("train");
+    f.reject_unread_fields(op_name);
     // the whole run's work and answer, before any step: the losses, the recorded weights (and
     // parameters), the final parameters
     const int64_t records = (steps + record_every - 1) / record_every;
@@ -221,8 +276,58 @@ std::unique_ptr<TrainRunState> start_train(Request& f) {
 }
 
 std::string evaluate_train(Request& f) {
-    std::unique_ptr<TrainRunState> run = start_train(f);
-    return run->advance(run->steps);
+    std::unique_ptr<TrainRunState> run = start_train(f, "train");
+    std::string out = run->advance(run->steps);
+    if (!run->s.task_inputs) return out;
+    out.pop_back();  // the train task's answer also holds what its program prints
+    return out + ",\"printed\":" + json_quote(run->printed()) + "}";
+}
+
+// The train task's train request spelled out: the module, x and target it makes, its optimizer's
+// settings, its stride and its program, for whatever runs it elsewhere (the reference generator
+// runs the request and the program in PyTorch; docs/cli.md).
+std::string evaluate_train_task(Request& f) {
+    if (!f.has("task")) throw Error("missing field \"task\": a train_task request names its task, \"task\": \"previous_token\"");
+    std::vector<std::string> words;
+    if (f.has("words")) words = f.texts("words", static_cast<size_t>(lim::kMaxReplayTokens));
+    const std::string optimizer = f.has("optimizer") && f.text("optimizer") == "sgd" ? "sgd" : "adam";
+    std::unique_ptr<TrainRunState> run = start_train(f, "train_task");
+    const TrainRunState& r = *run;
+    const Tensor& inputs = *r.s.task_inputs;
+    const int64_t T = inputs.shape[0], d = inputs.shape[1];
+    if (!words.empty() && static_cast<int64_t>(words.size()) != T) {
+        throw Error("\"words\" has " + std::to_string(words.size()) + " words but the inputs have " + std::to_string(T) +
+                    " rows; give one word per row");
+    }
+    const train_task::OptimizerPreset& preset = *train_task::optimizer_preset(optimizer);
+    const double lr = f.finite_number("lr", 0.0, preset.lr);
+    const auto number = [](double v) { return nlohmann::json(v).dump(); };
+    std::string request = "{\"op\":\"train\",\"seed\":" + std::to_string(r.s.seed) +
+                          ",\"module\":\"causal_attention\",\"x\":" + nested_json(r.s.x) +
+                          ",\"target\":" + nested_json(r.s.target) + ",\"d_out\":" + std::to_string(d) +
+                          ",\"dropout\":0,\"optimizer\":" + json_quote(optimizer) + ",\"lr\":" + number(lr);
+    if (preset.momentum != 0.0) request += ",\"momentum\":" + number(preset.momentum);
+    request += ",\"steps\":" + std::to_string(r.steps) + ",\"record_every\":" + std::to_string(r.record_every) +
+               ",\"record_parameters\":" + (r.record_parameters ? "true" : "false") +
+               ",\"prints\":" + (r.prints ? "true" : "false") + "}";
+    std::string orders = "[";
+    for (const std::vector<int64_t>& o : train_task::orders(T)) {
+        orders += orders.size() > 1 ? ",[" : "[";
+        for (size_t i = 0; i < o.size(); i++) orders += (i ? "," : "") + std::to_string(o[i]);
+        orders += "]";
+    }
+    std::string labels = "[", presets = "[";
+    for (const std::string& l : train_task::input_labels(T, d)) labels += (labels.size() > 1 ? "," : "") + json_quote(l);
+    for (const train_task::OptimizerPreset& o : train_task::kOptimizers) {
+        presets += (presets.size() > 1 ? "," : "") + std::string("{\"name\":") + json_quote(o.name) +
+                   ",\"label\":" + json_quote(o.label) + ",\"lr\":" + number(o.lr) +
+                   (o.momentum != 0.0 ? ",\"momentum\":" + number(o.momentum) : "") + "}";
+    }
+    return "{\"task\":" + json_quote(train_task::kName) + ",\"steps\":" + std::to_string(train_task::kSteps) +
+           ",\"print_every\":" + std::to_string(train_task::kPrintEvery) +
+           ",\"record_every\":" + std::to_string(r.record_every) + ",\"orders\":" + orders + "]" +
+           ",\"input_labels\":" + labels + "],\"optimizers\":" + presets + "],\"request\":" + request +
+           ",\"program\":" + json_quote(train_task::program(inputs, words, r.s.seed, optimizer, lr)) + "}";
 }
 
 TrainRun::TrainRun() = default;
@@ -234,8 +339,13 @@ std::string TrainRun::start(const std::string& request_json) {
         const nlohmann::json j = parse_request(request_json);
         Request r(j);
         if (r.op() != "train") throw Error("a TrainRun runs a train request; this one's op is " + quoted(r.op()));
-        state_ = start_train(r);
+        state_ = start_train(r, "train");
     });
+}
+
+std::optional<std::string> TrainRun::printed() const {
+    if (!state_ || !state_->s.task_inputs) return std::nullopt;
+    return state_->printed();
 }
 
 int64_t TrainRun::steps_left() const { return state_ ? state_->steps - state_->step : 0; }

@@ -11,5 +11,7 @@ namespace attn {
 // through the request's one reader and refuse any field they did not read (their fields follow the module).
 std::string evaluate_grad(Request& request);
 std::string evaluate_train(Request& request);
+// The train task's request spelled out, and its program (replay/train_task.h).
+std::string evaluate_train_task(Request& request);
 
 }  // namespace attn

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "requests/answer.h"
@@ -22,6 +23,9 @@ public:
     std::string start(const std::string& request_json);
     int64_t steps_left() const;
     EvalResult advance(int64_t steps);
+    // The train task's run (a request with "task"): what its program prints for the steps run so far
+    // (replay/train_task.h); nothing for another request's run.
+    std::optional<std::string> printed() const;
 
 private:
     std::unique_ptr<TrainRunState> state_;

@@ -10,95 +10,30 @@
 // the same tokens come in four orders (a batch): the previous token's embedding then depends on the
 // order, and only attention to the previous position can produce it. CausalAttention (§3.5) because a
 // previous-token head is what GPT-style models learn; token 1, with nothing before it, copies itself.
+// The task itself (the orders, one-hots, target, record stride, optimizers, the printed lines and the
+// program) is the engine's (engine/src/replay/train_task.h): this section only drives and draws it.
 import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
-import { seedFor } from '../inputs.js';
-import { sectionFrame, inputsPython, show } from './common.js';
+import { inputRows } from '../inputs.js';
+import { sectionFrame, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
-import { trainRun, startTrainRun } from '../engine.js';
+import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
 import { nextTask } from '../tasks.js';
-import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 
 export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
 
-export const TRAIN_STEPS = 300;       // optimizer updates a run shows; the engine runs one more forward
-export const TRAIN_SEED = 123;        // the book's seed for CausalAttention (§3.5.3)
-export const OPTIMIZERS = new Map([
-  ['adam', { label: 'Adam', lr: 0.02 }],
-  ['sgd', { label: 'SGD with momentum 0.9', lr: 0.5, momentum: 0.9 }],
-]);
 const LR_MAX = 10;
 const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
-const ANSWER_BUDGET = 150000;         // recorded numbers in one run; larger inputs record every r-th step
-const PRINT_EVERY = 50;               // the code prints the loss every 50 steps
 const SLICE_MS = 10;                  // computing a run: engine work per task, so input and frames get through
 
-// The four orders of T tokens: as written, reversed, even positions then odd, and odd then even reversed.
-// In no two of them does one token always follow the same token, so content alone cannot tell the previous one.
-export function trainOrders(T) {
-  const all = Array.from({ length: T }, (_, i) => i);
-  const evens = all.filter((i) => i % 2 === 0), odds = all.filter((i) => i % 2 === 1);
-  return [all, all.slice().reverse(), [...evens, ...odds], [...odds.slice().reverse(), ...evens.slice().reverse()]];
+// The learner's side of the task: their inputs, seed (the task's own when they set none) and settings.
+function taskSettings(state, optimizer, lr) {
+  return { inputs: inputRows(state), ...(state.seed === null ? {} : { seed: state.seed }), optimizer, ...(lr === undefined ? {} : { lr }) };
 }
 
-// The batch the engine trains on, from the learner's inputs (no arithmetic: rows rearranged, 0s and 1s).
-export function trainTask(state) {
-  const T = state.tokens, d = state.d_in;
-  const rows = Array.from({ length: T }, (_, i) => state.inputs.slice(i * d, (i + 1) * d));
-  const orders = trainOrders(T);
-  const oneHot = (t) => Array.from({ length: T }, (_, p) => (p === t ? 1 : 0));
-  const x = orders.map((order) => order.map((i, t) => [...rows[i], ...oneHot(t)]));
-  const target = orders.map((order) => order.map((_, t) => rows[order[Math.max(t - 1, 0)]]));
-  return { T, d, orders, x, target, seed: seedFor(state, TRAIN_SEED) };
-}
-
-// Records every r-th step, r dividing TRAIN_STEPS, so a run's answer stays under ANSWER_BUDGET numbers.
-export function recordEvery(task) {
-  const perRecord = task.orders.length * task.T * task.T + 3 * task.d * (task.d + task.T);
-  for (let r = 1; r <= TRAIN_STEPS; r++) if (TRAIN_STEPS % r === 0 && (TRAIN_STEPS / r + 1) * perRecord <= ANSWER_BUDGET) return r;
-  return TRAIN_STEPS;
-}
-
-export function trainRequest(task, optimizer, lr, steps, every) {
-  const o = OPTIMIZERS.get(optimizer);
-  return { op: 'train', seed: task.seed, module: 'causal_attention', x: task.x, target: task.target, d_out: task.d, dropout: 0,
-    optimizer, lr, ...(o.momentum ? { momentum: o.momentum } : {}), steps, record_every: every, record_parameters: true, prints: false };
-}
-
-// The PyTorch program that computes what the section shows.
-export function trainPython(task, words, inputs, optimizer, lr) {
-  const o = OPTIMIZERS.get(optimizer);
-  const make = optimizer === 'adam' ? `torch.optim.Adam(ca.parameters(), lr=${lr})` : `torch.optim.SGD(ca.parameters(), lr=${lr}, momentum=${o.momentum})`;
-  return `import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-${LISTING_3_3.trimEnd()}
-
-${inputsPython(inputs, words)}
-T, d = inputs.shape
-# the tokens in four orders: only a token's position says which token came before it
-orders = ${JSON.stringify(task.orders).replace(/,/g, ', ')}
-embeddings = inputs[torch.tensor(orders)]                      # 4 × T × d
-positions = torch.eye(T).expand(len(orders), T, T)             # one-hot positions
-x = torch.cat([embeddings, positions], dim=-1)                 # d_in = d + T
-target = torch.cat([embeddings[:, :1], embeddings[:, :-1]], dim=1)   # the previous token (token 1: itself)
-
-torch.manual_seed(${task.seed})
-ca = CausalAttention(d + T, d, context_length=T, dropout=0.0)
-optimizer = ${make}
-for step in range(${TRAIN_STEPS}):
-    optimizer.zero_grad()
-    loss = F.mse_loss(ca(x), target)
-    if step % ${PRINT_EVERY} == 0:
-        print(f"step {step}: loss {loss.item():.4f}")
-    loss.backward()
-    optimizer.step()
-print(f"step ${TRAIN_STEPS}: loss {F.mse_loss(ca(x), target).item():.4f}")
-
-with torch.no_grad():   # the weights for the tokens as written (order 1 of 4), as forward computes them (the map above)
-    keys, queries = ca.W_key(x), ca.W_query(x)
-    attn_scores = (queries @ keys.transpose(1, 2)).masked_fill(ca.mask.bool()[:T, :T], -torch.inf)
-    print(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)[0])`;
+// The engine's train request: the task's name and the learner's settings, no task constant (the engine
+// builds the batch, the stride and SGD's momentum). steps: the task's whole run when omitted.
+export function trainRequest(state, optimizer, lr, steps) {
+  return { op: 'train', task: 'previous_token', ...taskSettings(state, optimizer, lr), ...(steps ? { steps } : {}), record_parameters: true, prints: false };
 }
 
 // Whether the weights (every order's T × T block, flat) learned the task: every query from token 2 on
@@ -147,6 +82,10 @@ export function parseLr(text) {
 
 function build(ctx) {
   const { el, body } = sectionFrame('train', 'Train it: watch W_q, W_k and W_v learn');
+  // the task as the engine defines it: its steps, print interval and optimizers do not change with the inputs
+  const defined = trainTaskOf(ctx.engine, taskSettings(ctx.state, 'adam'));
+  const TRAIN_STEPS = defined.steps;
+  const OPTIMIZERS = new Map(defined.optimizers.map((o) => [o.name, o]));
   const lrId = uid('train-lr'), optId = uid('train-opt'), scrubId = uid('train-scrub'), errId = uid('train-error');
   // its label says what a press does (Play or Pause): no aria-pressed, which would contradict a changing label
   const playBtn = h('button', { type: 'button', 'data-testid': 'train-play', text: 'Play' });
@@ -186,7 +125,7 @@ function build(ctx) {
   const wViews = wOptions.map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
   const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
 
-  let task = null, taskKey = '';
+  let task = null, taskKey = '';   // the engine's train task for the learner's inputs and settings (trainTaskOf)
   // lrBefore: the field's value before the learner began typing in it, which an invalid entry brings back
   let optimizer = 'adam', lr = OPTIMIZERS.get('adam').lr, lrBefore = lr;
   let start = null;          // the untrained state: a one-step run (its record 0)
@@ -211,7 +150,7 @@ function build(ctx) {
     start = null;
     if (!task) return;
     try {
-      start = trainRun(ctx.engine, trainRequest(task, optimizer, lr, 1, 1));
+      start = trainRun(ctx.engine, trainRequest(ctx.state, optimizer, lr, 1));
       start.every = 1;
     } catch (e) { fail(e); }
   }
@@ -221,10 +160,10 @@ function build(ctx) {
   function withRun(then) {
     if (run) { then(); return; }
     if (computing) { const before = computing.then; computing.then = () => { before(); then(); }; return; }
-    const every = recordEvery(task);
+    const every = task.record_every;
     let session;
     try {
-      session = startTrainRun(ctx.engine, trainRequest(task, optimizer, lr, TRAIN_STEPS + 1, every));
+      session = startTrainRun(ctx.engine, trainRequest(ctx.state, optimizer, lr));
     } catch (e) { stop(); fail(e); showStep(shown); return; }
     computing = { session, every, losses: [], weights: [], history: [], parameters: null, then };
     computeSlice(computing);
@@ -248,12 +187,13 @@ function build(ctx) {
       nextTask().then(() => computeSlice(c));
       return;
     }
+    const printed = c.session.printed();
     dropComputing();
     // a loss of NaN or ±Inf at step b: the run stops there (its last recorded step at or before b)
     const end = c.broken < 0 ? TRAIN_STEPS : Math.floor(c.broken / c.every) * c.every;
     const records = end / c.every + 1;
     run = { losses: c.losses.slice(0, end + 1), weights: c.weights.slice(0, records), parameter_history: c.history.slice(0, records),
-      parameters: c.parameters, every: c.every, end, broken: c.broken < 0 ? null : { step: c.broken, loss: pythonFloat(c.losses[c.broken]) } };
+      parameters: c.parameters, every: c.every, end, printed, broken: c.broken < 0 ? null : { step: c.broken, loss: pythonFloat(c.losses[c.broken]) } };
     run.domain = weightDomain(run.parameter_history);
     if (shown > end) shown = end;
     drawCodeOutput();
@@ -286,7 +226,7 @@ function build(ctx) {
     shown = k;
     reached = Math.max(reached, k);
     const i = rec(k);
-    const { T, d } = task;
+    const T = ctx.state.tokens;
     const words = ctx.state.words;
     setText(stepText, String(k));
     const loss = S.losses[k];
@@ -295,16 +235,13 @@ function build(ctx) {
     const first = w.values.slice(0, T * T);   // the first order's T × T block
     heat.update({ values: first, texts: first.map(String), shape: [T, T], rowLabels: words, colLabels: words,
       mask: first.map((_, idx) => idx % T > Math.floor(idx / T)) });
-    // short row labels: a label wider than its column would overlap the first cell's colour on a phone
-    const inputLabels = [...Array.from({ length: d }, (_, j) => `x${j + 1}`), ...Array.from({ length: T }, (_, p) => `p${p + 1}`)];
     const params = S.parameter_history[i];
     const domain = run ? run.domain : weightDomain([params]);
     ['W_query', 'W_key', 'W_value'].forEach((name, v) => {
-      const r = params[`${name}.weight`];
-      const [rows, cols] = r.shape;   // d_out × d_in: drawn transposed, d_in × d_out as §3.4.1 draws W_q
-      const values = Array.from({ length: cols * rows }, (_, idx) => r.values[(idx % rows) * cols + Math.floor(idx / rows)]);
+      const r = params[`${name}.weight.T`];   // d_in × d_out, as the engine gives the task's weights to draw
+      const [rows, cols] = r.shape;
       wOptions[v].domain = domain;
-      wViews[v].update({ values, texts: values.map(String), shape: [cols, rows], rowLabels: inputLabels, colLabels: Array.from({ length: rows }, (_, j) => String(j + 1)) });
+      wViews[v].update({ values: r.values, texts: r.values.map(String), shape: [rows, cols], rowLabels: task.input_labels, colLabels: Array.from({ length: cols }, (_, j) => String(j + 1)) });
     });
     lossOptions.y.domain = lossDomain(run ? S.losses : [loss]);
     lossPlot.update([
@@ -319,7 +256,7 @@ function build(ctx) {
     verdictEl.dataset.learned = String(verdict.learned);
     setText(verdictEl, `At step ${k}: ${verdictText(verdict, words)}`);
     const broken = run && run.broken;
-    setText(note, broken && k === run.end ? `The loss became ${broken.loss} at step ${broken.step}, so training stopped there: the learning rate is too large for this task; try a smaller one (Adam 0.02, SGD 0.5).`
+    setText(note, broken && k === run.end ? `The loss became ${broken.loss} at step ${broken.step}, so training stopped there: the learning rate is too large for this task; try a smaller one (${[...OPTIMIZERS.values()].map((o) => `${o.label.split(' ')[0]} ${o.lr}`).join(', ')}).`
       : !run ? 'Press Play to train, or Step for one update at a time. Nothing trains until you do.'
         : k === TRAIN_STEPS ? `Trained: ${TRAIN_STEPS} steps. ${verdict.learned ? 'Every query from token 2 on now looks at the token before it.' : `${verdict.failing.length} of ${verdict.total} queries did not learn to look at the token before them.`} Drag the slider to replay any step.`
           : every() > 1 ? `Your inputs are large, so the run keeps every ${every()}th step; Step moves ${every()} updates.` : '');
@@ -327,20 +264,7 @@ function build(ctx) {
   }
 
   function drawCodeOutput() {
-    if (!run) { setText(codeOut, 'Press Play or Step to run it: its output appears here.'); return; }
-    const lines = [];
-    if (run.broken) {
-      for (let k = 0; k < run.end; k += PRINT_EVERY) lines.push(`step ${k}: loss ${fixed4(run.losses[k])}`);
-      lines.push(`(the loss became ${run.broken.loss} at step ${run.broken.step}: the page stopped the run there; PyTorch would go on printing nan)`);
-      setText(codeOut, lines.join('\n'));
-      return;
-    }
-    for (let k = 0; k < TRAIN_STEPS; k += PRINT_EVERY) lines.push(`step ${k}: loss ${fixed4(run.losses[k])}`);
-    lines.push(`step ${TRAIN_STEPS}: loss ${fixed4(run.losses[TRAIN_STEPS])}`);
-    const { T } = task;
-    const final = run.weights[run.weights.length - 1].values.slice(0, T * T);
-    lines.push(ctx.engine.formatTensor(new Float32Array(final), [T, T]));
-    setText(codeOut, lines.join('\n'));
+    setText(codeOut, run ? run.printed : 'Press Play or Step to run it: its output appears here.');
   }
 
   function stop() {
@@ -423,6 +347,7 @@ function build(ctx) {
     dropComputing();
     if (start) start.every = 1;
     run = null; shown = 0; reached = 0;
+    task = describe() || task;   // the program for the new settings
     showStep(0);
     drawCodeOutput();
     drawCode();
@@ -431,18 +356,23 @@ function build(ctx) {
   const codePre = pythonCode('');
   const codeCell = h('figure', { class: 'cell', 'data-testid': 'train-code' }, codePre, codeOut);
   function drawCode() {
-    const inputs = { values: ctx.state.inputs, shape: [ctx.state.tokens, ctx.state.d_in] };
-    setText(codePre.firstChild, trainPython(task, ctx.state.words, inputs, optimizer, lr));
+    setText(codePre.firstChild, task ? task.program : '');
+  }
+
+  // The engine's task for the learner's inputs and settings (its program among them); a refusal is said.
+  function describe() {
+    try {
+      return trainTaskOf(ctx.engine, { ...taskSettings(ctx.state, optimizer, lr), words: ctx.state.words });
+    } catch (e) { fail(e); return null; }
   }
 
   // An edit: a new task resets training (one engine step for the untrained state); anything else is no change.
   function update() {
-    const next = trainTask(ctx.state);
-    const key = JSON.stringify([next.x, next.seed, ctx.state.words]);
+    const key = JSON.stringify([ctx.state.inputs, ctx.state.tokens, ctx.state.seed, ctx.state.words]);
     if (key === taskKey) return;
     taskKey = key;
-    task = next;
     setText(error, '');
+    task = describe();
     resetRun();
     drawCode();
     drawCodeOutput();
@@ -453,7 +383,7 @@ function build(ctx) {
       para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, p1… its position one-hot.'),
       h('div', { class: 'matrices train-weights' }, ...wViews.map((v) => place(v.el))),
       h('h3', { text: 'The same training in PyTorch' }),
-      para('This program prints what the views show: the loss every 50 steps, and after the last step the weights for the tokens as written (the first of the four orders).'),
+      para(`This program prints what the views show: the loss every ${defined.print_every} steps, and after the last step the weights for the tokens as written (the first of the four orders).`),
       place(codeCell));
     if (start) showStep(0);
   }
