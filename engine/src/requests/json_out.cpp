@@ -1,5 +1,5 @@
-// The engine's JSON text out (json_out.h): result objects and book cells. float_text, the shortest
-// float text, is float_text.cpp's.
+// The engine's JSON text out (json_out.h): result objects, book cells and the page's section cells.
+// float_text, the shortest float text, is core/float_text.cpp's.
 #include "requests/json_out.h"
 
 #include <nlohmann/json.hpp>
@@ -78,17 +78,43 @@ std::string result_json(const Tensor& t) {
     return out;
 }
 
+namespace {
+
+// every cell's values are float32s (sizes and counts included, all below 2^24)
+std::string cell_values(const BookCell& cell) {
+    std::string out = "[";
+    for (size_t i = 0; i < cell.values.size(); i++) out += (i ? "," : "") + float_text(static_cast<float>(cell.values[i]));
+    return out + "]";
+}
+
+}  // namespace
+
 std::string cells_json(const std::vector<BookCell>& cells) {
     std::string out = "[";
     for (const BookCell& cell : cells) {
         if (out.size() > 1) out += ",";
         out += "{\"id\":" + json_quote(cell.id) + ",\"label\":" + (cell.label ? json_quote(*cell.label) : "null") +
-               ",\"print\":" + json_quote(cell.print) + ",\"shape\":" + sizes_json(cell.shape) + ",\"values\":[";
-        // every cell's values are float32s (sizes and counts included, all below 2^24)
-        for (size_t i = 0; i < cell.values.size(); i++) out += (i ? "," : "") + float_text(static_cast<float>(cell.values[i]));
-        out += "]}";
+               ",\"print\":" + json_quote(cell.print) + ",\"shape\":" + sizes_json(cell.shape) +
+               ",\"values\":" + cell_values(cell) + "}";
     }
     return out + "]";
+}
+
+std::string section_cells_json(const std::vector<BookCell>& cells) {
+    std::string out = "{";
+    for (const BookCell& c : cells) {
+        if (out.size() > 1) out += ",";
+        out += json_quote(c.id) + ":";
+        if (!c.error.empty()) {
+            out += "{\"error\":" + json_quote(c.error) + "}";
+            continue;
+        }
+        out += "{\"shape\":" + sizes_json(c.shape) + ",\"values\":" + cell_values(c) + ",\"print\":" + json_quote(c.print_plain);
+        if (!c.grad_fn.empty()) out += ",\"grad_fn\":" + json_quote(c.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(c.print);
+        if (c.label) out += ",\"label\":" + json_quote(*c.label);
+        out += ",\"line\":" + json_quote(c.print_line()) + "}";
+    }
+    return out + "}";
 }
 
 }  // namespace attn

@@ -1,6 +1,8 @@
-// The engine's JSON text out, in one place: `eval`'s result objects and the page's book cells, and
-// the string and number spellings both use. (Reading JSON is request.cpp's, through nlohmann.)
-// Internal to the engine: request.h and lab.h hand out finished text, not these helpers.
+// The engine's JSON text out: `eval`'s result objects, the book's cells (bookCells) and the page's
+// section cells (sectionData), and the string spelling they share; every number is core/float_text's.
+// Only the refusal {"error": ...} (answer.cpp) and the small fixed objects of the ops are written
+// beside these. (Reading JSON is request.cpp's, through nlohmann.) Internal to the engine: request.h
+// and lab.h hand out finished text, not these helpers.
 #pragma once
 
 #include <string>
@@ -23,5 +25,8 @@ std::string values_json(const Tensor& t);
 
 // Book cells as [{"id","label","print","shape","values"}], values as result_json writes them.
 std::string cells_json(const std::vector<BookCell>& cells);
+// Section cells as {id: R, ...} (page/sections.h): R as result_json's with print without grad_fn,
+// plus "label" when print has one and "line", what Python's print writes; or {"error": sentence}.
+std::string section_cells_json(const std::vector<BookCell>& cells);
 
 }  // namespace attn

@@ -46,12 +46,14 @@ std::string field_list(const std::vector<std::string>& fields) {
     return list;
 }
 
+std::string field(const char* name) { return std::string("\"") + name + "\""; }
+
 }  // namespace
 
 std::string quoted(const std::string& s) { return json_quote(checks::excerpt(s)); }
 
-Request::Request(const json& j) : j_(j) {
-    if (!j_.is_object()) throw Error("the request must be a JSON object like {\"op\": \"softmax\", ...}");
+Request::Request(const json& j, const char* example) : j_(j) {
+    if (!j_.is_object()) throw Error(std::string("the request must be a JSON object like ") + example);
 }
 
 const json* Request::find(const char* name) {
@@ -61,9 +63,13 @@ const json* Request::find(const char* name) {
 }
 
 void Request::reject_unknown_fields(const std::string& op, const std::vector<const char*>& fields) const {
+    reject_unknown_fields_of("op " + quoted(op), fields);
+}
+
+void Request::reject_unknown_fields_of(const std::string& owner, const std::vector<const char*>& fields) const {
     for (auto it = j_.begin(); it != j_.end(); ++it) {
         if (std::find_if(fields.begin(), fields.end(), [&](const char* f) { return it.key() == f; }) == fields.end()) {
-            throw Error("unknown field " + quoted(it.key()) + " for op " + quoted(op) +
+            throw Error("unknown field " + quoted(it.key()) + " for " + owner +
                         "; the fields it takes are: " + field_list({fields.begin(), fields.end()}));
         }
     }
@@ -85,10 +91,46 @@ std::string Request::op() {
     return v->get<std::string>();
 }
 
-std::string Request::text(const char* name) {
+bool Request::given(const char* name) {
     const json* v = find(name);
-    if (!v || !v->is_string()) throw Error(std::string("\"") + name + "\" must be a string");
+    return v && !v->is_null();
+}
+
+std::string Request::text(const char* name, std::optional<std::string> def) {
+    const json* v = find(name);
+    if (!v && def) return *def;
+    if (!v || !v->is_string()) throw Error(field(name) + " must be a string");
     return v->get<std::string>();
+}
+
+std::string Request::choice(const char* name, const std::vector<std::string>& options, std::optional<std::string> def) {
+    const json* v = find(name);
+    if (!v && def) return *def;
+    const std::string rule = field(name) + " must be one of: " + field_list(options);
+    if (!v || !v->is_string()) throw Error(rule);
+    const std::string& got = v->get_ref<const std::string&>();
+    if (std::find(options.begin(), options.end(), got) == options.end()) throw Error(rule + "; got " + quoted(got));
+    return got;
+}
+
+std::optional<std::vector<std::string>> Request::choices(const char* name, const std::vector<std::string>& keys,
+                                                         const std::vector<std::string>& options) {
+    const json* v = find(name);
+    if (!v) return std::nullopt;
+    std::string rule = field(name) + " must be {";
+    for (size_t i = 0; i < keys.size(); i++) rule += (i ? ", " : "") + json_quote(keys[i]) + ": ...";
+    rule += "}, each one of " + field_list(options);
+    if (!v->is_object() || v->size() != keys.size()) throw Error(rule);
+    std::vector<std::string> out;
+    for (const std::string& key : keys) {
+        const auto it = v->find(key);
+        if (it == v->end() || !it->is_string() ||
+            std::find(options.begin(), options.end(), it->get_ref<const std::string&>()) == options.end()) {
+            throw Error(rule);
+        }
+        out.push_back(it->get<std::string>());
+    }
+    return out;
 }
 
 int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def) {
@@ -176,10 +218,20 @@ Shape Request::tensor_shape(const char* name, int dims) {
     return shape;
 }
 
-Tensor Request::tensor(const char* name, const Shape& shape) {
+Tensor Request::tensor(const char* name, const Shape& shape, bool finite) {
     std::vector<float> data;
     data.reserve(static_cast<size_t>(numel_of(shape)));
     fill(*find(name), shape, 0, name, data);
+    if (finite) {
+        for (size_t i = 0; i < data.size(); i++) {
+            if (std::isfinite(data[i])) continue;
+            std::string at;  // the element's index, as x[i][j] names it
+            for (size_t d = shape.size(), rest = i; d-- > 0; rest /= static_cast<size_t>(shape[d])) {
+                at = "[" + std::to_string(rest % static_cast<size_t>(shape[d])) + "]" + at;
+            }
+            throw Error(field(name) + " must hold finite numbers; " + name + at + " is " + float_text(data[i]));
+        }
+    }
     return Tensor(shape, std::move(data));
 }
 

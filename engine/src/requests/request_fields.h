@@ -1,6 +1,7 @@
-// The one reader of a request's fields, shared by every `eval` op (request.cpp, request_train.cpp):
-// each field read by name, checked, and turned into a sentence naming it when it is wrong. Reads are
-// remembered, so an op whose fields depend on its module (grad, train) can refuse the rest.
+// The one reader of a request's fields, shared by every `eval` op (request.cpp, request_train.cpp) and
+// the page's sectionData (page/sections.cpp): each field read by name, checked, and turned into a
+// sentence naming it when it is wrong. Reads are remembered, so an op whose fields depend on its
+// module (grad, train) can refuse the rest.
 #pragma once
 
 #include <cstdint>
@@ -16,15 +17,25 @@ namespace attn {
 
 class Request {
 public:
-    explicit Request(const nlohmann::json& j);  // throws unless j is an object
+    // Throws unless j is an object; `example` is the object the sentence shows.
+    explicit Request(const nlohmann::json& j, const char* example = "{\"op\": \"softmax\", ...}");
 
     // Any field the op does not take is probably a typo: refused, by exact name, before computing.
     void reject_unknown_fields(const std::string& op, const std::vector<const char*>& fields) const;
+    // The same for what `owner` names (e.g. section "causal"; reject_unknown_fields says op "...").
+    void reject_unknown_fields_of(const std::string& owner, const std::vector<const char*>& fields) const;
     // The same, for an op that takes exactly the fields it has read ("op" among them).
     void reject_unread_fields(const std::string& op) const;
 
     std::string op();
-    std::string text(const char* name);
+    // Whether the field is there and not null (null asks for the default, as absent does).
+    bool given(const char* name);
+    std::string text(const char* name, std::optional<std::string> def = std::nullopt);
+    // A string that must be one of `options`.
+    std::string choice(const char* name, const std::vector<std::string>& options, std::optional<std::string> def = std::nullopt);
+    // An object holding exactly the fields `keys`, each a string among `options`; nullopt when absent.
+    std::optional<std::vector<std::string>> choices(const char* name, const std::vector<std::string>& keys,
+                                                    const std::vector<std::string>& options);
     int64_t integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def = std::nullopt);
     uint64_t seed();  // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement
     // A number, or "inf", "-inf", "nan".
@@ -37,8 +48,9 @@ public:
     // The shape of a nested array of numbers with the given number of dimensions (0 = any from 1 to
     // 4), read from its first entries; tensor() checks the rest while it copies the numbers.
     Shape tensor_shape(const char* name, int dims);
-    // The numbers of a field whose shape tensor_shape() gave.
-    Tensor tensor(const char* name, const Shape& shape);
+    // The numbers of a field whose shape tensor_shape() gave; with `finite`, "inf", "-inf" and "nan"
+    // are refused.
+    Tensor tensor(const char* name, const Shape& shape, bool finite = false);
     // torch.rand's size: up to 4 whole numbers, none negative, within the element limit.
     Shape shape();
 

@@ -37,10 +37,12 @@ struct Setup {
     checks::AttentionSizes sizes;  // what bounds its work (checks::train_step_work)
     checks::Module kind;
     bool bias;
-    int64_t weights_numel;  // of one recorded attn_weights
-    int64_t params_numel;   // of all the parameters together
 
     checks::Work step_work(checks::Optimizer optimizer) const { return checks::train_step_work(sizes, kind, bias, optimizer); }
+    // the numbers `steps` steps with `records` records answer (checks::train_answer_numbers)
+    int64_t answer_numbers(int64_t steps, int64_t records, bool record_parameters) const {
+        return checks::train_answer_numbers(sizes, kind, bias, steps, records, record_parameters);
+    }
 };
 
 Setup setup(Request& f, Generator& gen) {
@@ -78,8 +80,7 @@ Setup setup(Request& f, Generator& gen) {
                : name == "causal_attention"  ? TrainableModule::causal_attention(d_in, d_out, T, p, qkv_bias, g)
                                              : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, g);
     };
-    return Setup{make, std::move(x), std::move(target), sizes, kind, qkv_bias, B * num_heads * T * T,
-                 checks::parameter_count(sizes, kind, qkv_bias)};
+    return Setup{make, std::move(x), std::move(target), sizes, kind, qkv_bias};
 }
 
 }  // namespace
@@ -88,7 +89,7 @@ std::string evaluate_grad(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
     f.reject_unread_fields("grad");
-    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, 1 + s.params_numel);  // the loss, the grads
+    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, s.answer_numbers(1, 0, false));  // the loss, the grads
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
@@ -134,10 +135,8 @@ struct TrainRunState {
     // steps that are multiples of record_every, counted from the run's step 0.
     std::string advance(int64_t n) {
         const int64_t last = std::min(steps, step + std::max<int64_t>(0, n));
-        // the records among steps [step, last): multiples of record_every
-        const int64_t records = (last + record_every - 1) / record_every - (step + record_every - 1) / record_every;
-        const int64_t answer = (last - step) + records * (s.weights_numel + (record_parameters ? s.params_numel : 0)) +
-                               s.params_numel;
+        const int64_t records = checks::train_records(step, last, record_every);
+        const int64_t answer = s.answer_numbers(last - step, records, record_parameters);
         if (answer > answer_budget) {
             throw Error("this TrainRun's answers would hold more than " + std::to_string(lim::kMaxResultNumbers) +
                         " numbers in all (each repeats the parameters); advance more steps per call");
@@ -209,9 +208,8 @@ std::unique_ptr<TrainRunState> start_train(Request& f) {
     f.reject_unread_fields("train");
     // the whole run's work and answer, before any step: the losses, the recorded weights (and
     // parameters), the final parameters
-    const int64_t records = (steps + record_every - 1) / record_every;
-    const int64_t per_record = s.weights_numel + (run->record_parameters ? s.params_numel : 0);
-    checks::check_train_run(s.step_work(kind), steps, steps + records * per_record + s.params_numel);
+    checks::check_train_run(s.step_work(kind), steps,
+                            s.answer_numbers(steps, checks::train_records(0, steps, record_every), run->record_parameters));
     run->answer_budget = lim::kMaxResultNumbers;
 
     run->module.emplace(s.make(run->gen));
