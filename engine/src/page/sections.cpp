@@ -44,7 +44,7 @@ struct SectionRequest {
 // beyond a double; then Request's fields) and checks.h's rules, so a field gets the same sentence here
 // as in an `eval` request. Sizes are the replay's (core/limits.h), like bookCellsFor's.
 SectionRequest parse(const std::string& text) {
-    const nlohmann::json j = parse_request(text);
+    const json::Value j = parse_request(text);
     Request f(j, "{\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
     SectionRequest r;
     std::vector<std::string> ids(std::begin(kSectionIds), std::end(kSectionIds));

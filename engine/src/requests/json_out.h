@@ -1,7 +1,7 @@
 // The engine's JSON text out: `eval`'s result objects, the book's cells (bookCells) and the page's
 // section cells (sectionData), and the string spelling they share; every number is core/float_text's.
 // Only the refusal {"error": ...} (answer.cpp) and the small fixed objects of the ops are written
-// beside these. (Reading JSON is request.cpp's, through nlohmann.) Internal to the engine: request.h
+// beside these. (Reading JSON is json_in.h's.) Internal to the engine: request.h
 // and lab.h hand out finished text, not these helpers.
 #pragma once
 
@@ -14,8 +14,16 @@
 
 namespace attn {
 
-// A JSON-quoted string.
+// A JSON-quoted string; ill-formed UTF-8 becomes U+FFFD.
 std::string json_quote(const std::string& s);
+
+// The UTF-8 character at s[i] (Unicode's table 3-7): whole is its length when well-formed, else 0, and
+// prefix the bytes of its longest well-formed start (one U+FFFD replaces those; 0 for a byte no
+// character starts with). The reader (json_in.cpp) refuses what the writer replaces.
+struct Utf8Span {
+    size_t whole, prefix;
+};
+Utf8Span utf8_at(const std::string& s, size_t i);
 
 // A result object {"shape":[...],"values":[...],"print":"..."}. A module's output also carries
 // "grad_fn" and "print_with_grad_fn", as PyTorch's print shows it.

@@ -9,16 +9,15 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/tensor.h"
+#include "requests/json_in.h"
 
 namespace attn {
 
 class Request {
 public:
     // Throws unless j is an object; `example` is the object the sentence shows.
-    explicit Request(const nlohmann::json& j, const char* example = "{\"op\": \"softmax\", ...}");
+    explicit Request(const json::Value& j, const char* example = "{\"op\": \"softmax\", ...}");
 
     // Any field the op does not take is probably a typo: refused, by exact name, before computing.
     void reject_unknown_fields(const std::string& op, const std::vector<const char*>& fields) const;
@@ -55,15 +54,15 @@ public:
     Shape shape();
 
 private:
-    const nlohmann::json& j_;
+    const json::Value& j_;
     std::vector<std::string> read_ = {"op"};
 
-    const nlohmann::json* find(const char* name);
+    const json::Value* find(const char* name);
 };
 
 // A request's text, within the size limit, checked (no NUL byte, no deep nesting) and parsed; throws
 // Error with a sentence otherwise (request.cpp).
-nlohmann::json parse_request(const std::string& request_json);
+json::Value parse_request(const std::string& request_json);
 
 // A value from the request, quoted for an error sentence: at most about 80 characters of it
 // (checks::excerpt), with NUL and quotes escaped.

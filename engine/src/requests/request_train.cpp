@@ -229,7 +229,7 @@ TrainRun::~TrainRun() = default;
 std::string TrainRun::start(const std::string& request_json) {
     state_.reset();
     return checks::sentence_of([&] {
-        const nlohmann::json j = parse_request(request_json);
+        const json::Value j = parse_request(request_json);
         Request r(j);
         if (r.op() != "train") throw Error("a TrainRun runs a train request; this one's op is " + quoted(r.op()));
         state_ = start_train(r);
