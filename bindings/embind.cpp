@@ -86,6 +86,7 @@ val section_data(const val& json) {
 }
 
 std::string book_text() { return attn::book_text(); }
+std::string limits() { return attn::limits_json(); }
 std::string book_cells() { return attn::lab::book_cells_json(); }
 
 val text_answer(const attn::lab::TextResult& r) { return r.error.empty() ? val(r.text) : failure(r.error); }
@@ -186,6 +187,7 @@ val bench_mha(double tokens, double runs) { return bench_result(attn::bench::ben
 EMSCRIPTEN_BINDINGS(attention_lab) {
     emscripten::function("evalRequest", &eval_request);
     emscripten::function("sectionData", &section_data);
+    emscripten::function("limits", &limits);
     emscripten::function("bookText", &book_text);
     emscripten::function("bookCells", &book_cells);
     emscripten::function("bookCellsFor", &book_cells_for);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import crypto from 'node:crypto';
 import * as esbuild from 'esbuild';
+import { engineTable, limitsPlugin } from './engine-limits.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build/web');
@@ -108,6 +109,9 @@ function filesModule(esm) {
   };
 }
 
+// The editor's limits, from the engine's one table (web/engine-limits.mjs): model.js's LIMITS.
+const limitsModule = limitsPlugin(await engineTable(path.join(out, 'engine')));
+
 const result = await esbuild.build({
   entryPoints: [path.join(root, 'web/src/element.js')],
   outfile: path.join(out, 'attention-lab.js'),
@@ -117,7 +121,7 @@ const result = await esbuild.build({
   minify: !dev,
   sourcemap: dev ? false : 'linked',
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, filesModule(false)],
+  plugins: [katexAssets, integrityModule, limitsModule, filesModule(false)],
   banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
   metafile: true,
   logLevel: 'warning',
@@ -133,7 +137,7 @@ await esbuild.build({
   outfile: path.join(out, 'attention-lab.mjs'),
   bundle: true, format: 'esm', target: ['es2020'], minify: !dev,
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, filesModule(true)],
+  plugins: [katexAssets, integrityModule, limitsModule, filesModule(true)],
   banner: { js: '/* attention-lab.mjs: <attention-lab> as an ES module for bundlers (Vite, esbuild, webpack); the engines, KaTeX and its fonts are imports beside it. Built by web/build.mjs. */' },
   logLevel: 'warning',
 });

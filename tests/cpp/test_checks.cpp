@@ -1,5 +1,6 @@
-// One validation layer (engine/src/rules/checks.h): `eval` and the page's entry points apply the same
-// rules with the same sentences, and the C++ modules throw them too. The sizes of the review's
+// The request rules (engine/src/rules/checks.h), one home for each: `eval` and the page's entry points
+// apply the same rules with the same sentences, and the C++ modules throw them too (sectionData's
+// fields: tests/cpp/test_sections.cpp). The sizes of the review's
 // GPT-2-small request are accepted by MultiHeadAttention's size rules, which once multiplied the
 // projections by num_heads as only MultiHeadAttentionWrapper's need.
 #include <catch2/catch.hpp>
@@ -75,7 +76,8 @@ TEST_CASE("eval's mha and the page's mhaForward accept and refuse the same sizes
         {2, 4, 8, 5, 2, 4, 0.0},          // d_out not divisible by num_heads
         {2, 4, 8, 8, 2, 3, 0.0},          // more tokens than context_length
         {2, 4, 8, 8, 2, 4, 1.0},          // dropout out of [0, 1)
-        {1, 127, 4, 256, 256, 127, 0.0},  // not fused (T < 128): 256 heads of 127 x 127 weights
+        // just short of the fused path (checks::mha_fused): 256 heads of 127 x 127 weights
+        {1, attn::checks::kFusedMinTokens - 1, 4, 256, 256, attn::checks::kFusedMinTokens - 1, 0.0},
         {64, 128, 4, 2048, 8, 128, 0.0},  // the projections: 64 x 128 x 2048 numbers
     };
     for (const MhaCase& c : cases) {

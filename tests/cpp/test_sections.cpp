@@ -2,10 +2,14 @@
 // golden print; the learner's seed replaces every seed; the step-by-step extras agree with the
 // golden cells; per-statement errors and bad requests come back as sentences.
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <map>
+#include <regex>
 #include <set>
+#include <vector>
 
 #include "chapter/modules.h"
+#include "core/limits.h"
 #include "requests/request.h"
 #include "page/sections.h"
 #include "fixtures.h"
@@ -138,23 +142,95 @@ TEST_CASE("the batched check draws the weights it used: row 3 reversed, the rest
         for (int c = 0; c < 3; c++) CHECK(out[i * 3 + c] == r["debug/batched/" + std::to_string(i + 1)]["values"][c]);
 }
 
+namespace {
+
+// The sentence a refused request gets (and the one the WebAssembly binding throws), or "(answered)".
+std::string refusal(const attn::EvalResult& r) {
+    if (r.ok) return "(answered)";
+    CHECK(r.error == nlohmann::json::parse(r.json).at("error").get<std::string>());
+    return r.error;
+}
+std::string section_error(const std::string& request) { return refusal(attn::section_data(request)); }
+std::string eval_error(const std::string& request) { return refusal(attn::eval_request(request)); }
+
+}  // namespace
+
 TEST_CASE("bad section requests are refused with a sentence", "[sections]") {
-    const auto error = [](const std::string& request) {
-        const attn::EvalResult r = attn::section_data(request);
-        const auto j = nlohmann::json::parse(r.json);
-        if (r.ok) return std::string("(answered)");
-        CHECK(r.error == j.at("error").get<std::string>());  // the sentence the WebAssembly binding throws
-        return r.error;
+    CHECK(section_error("[1]") ==
+          "the request must be a JSON object like {\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
+    CHECK(section_error(R"({"section":"__proto__","inputs":[[1],[2]],"d_out":1})") ==
+          "unknown section \"__proto__\"; use one of: step-by-step, temperature, why-sqrt-dk, classes, batched, causal, multi-head, bug-hunt");
+    CHECK(section_error(R"({"inputs":[[1],[2]],"d_out":1})").find("missing field \"section\": give one of: step-by-step") == 0);
+    CHECK(section_error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed,d_out":1})") ==
+          "unknown field \"seed,d_out\" for section \"causal\"; the fields it takes are: section, inputs, d_out, seed, "
+          "temperature, corrupt, corrupt_row, d_k, bug, ex3_1");
+    CHECK(section_error(R"({"section":"causal","inputs":[[1,2],[2]],"d_out":1})") ==
+          "\"inputs\" is ragged: every row at depth 2 must have 2 entries, like the first one");
+    CHECK(section_error(R"({"section":"causal","inputs":[[1],["inf"]],"d_out":1})") ==
+          "\"inputs\" must hold finite numbers; inputs[1][0] is \"inf\"");
+    CHECK(section_error(R"({"section":"causal","inputs":[[1]],"d_out":1})") ==
+          "the number of tokens (rows of \"inputs\") must be a whole number from 2 to 64, got 1");
+    CHECK(section_error(R"({"section":"causal","inputs":[[1],[2]],"d_out":0})") == "\"d_out\" must be a whole number from 1 to 64, got 0");
+    CHECK(section_error(R"({"section":"temperature","inputs":[[1],[2]],"d_out":1,"temperature":0})") ==
+          "the temperature must be a finite number greater than 0, got 0");
+    CHECK(section_error(R"({"section":"batched","d_out":2,"corrupt":"rows"})") ==
+          "\"corrupt\" must be one of: none, row, inputs; got \"rows\"");
+    CHECK(section_error(R"({"section":"classes","d_out":2,"ex3_1":{"W_query":"W_query.weight"}})").find("\"ex3_1\" must be {\"W_query\": ...") == 0);
+    CHECK(section_error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed":1.5})").find("\"seed\"") == 0);
+    CHECK(section_error(R"({"section":"causal","d_out":2,"seed":null,"temperature":null})") == "(answered)");  // null: the default
+}
+
+TEST_CASE("sectionData and eval refuse the same bad text or field with the same sentence", "[sections][checks]") {
+    // the whole text: not JSON, a NUL byte, nesting past the depth limit, a key twice, a number beyond a double, too large
+    const std::string deep = std::string(20, '[') + "1" + std::string(20, ']');
+    const std::string big(static_cast<size_t>(attn::limits::kMaxRequestBytes) + 1, ' ');
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"{", "{"},
+        {std::string("\0{\"op\":\"softmax\"}", 17), std::string("\0{\"section\":\"causal\"}", 21)},
+        {"{\"op\":\"softmax\",\"x\":" + deep + "}", "{\"section\":\"causal\",\"inputs\":" + deep + "}"},
+        {R"({"op":"rand","seed":1,"seed":2,"shape":[2]})", R"({"section":"causal","d_out":2,"seed":1,"seed":2})"},
+        {R"({"op":"softmax","x":[[1e999]]})", R"({"section":"causal","d_out":2,"inputs":[[1e999],[1]]})"},
+        {big, big},
+        // one field: the same temperature, the same seed
+        {R"({"op":"softmax","x":[[1,2]],"temperature":0})", R"({"section":"temperature","d_out":2,"temperature":0})"},
+        {R"({"op":"softmax","x":[[1,2]],"temperature":-2.5})", R"({"section":"temperature","d_out":2,"temperature":-2.5})"},
+        {R"({"op":"softmax","x":[[1,2]],"temperature":"nan"})", R"({"section":"temperature","d_out":2,"temperature":"nan"})"},
+        {R"({"op":"softmax","x":[[1,2]],"temperature":"inf"})", R"({"section":"temperature","d_out":2,"temperature":"inf"})"},
+        {R"({"op":"softmax","x":[[1,2]],"temperature":true})", R"({"section":"temperature","d_out":2,"temperature":true})"},
+        {R"({"op":"rand","seed":1.5,"shape":[2]})", R"({"section":"causal","d_out":2,"seed":1.5})"},
+        {R"({"op":"rand","seed":"7","shape":[2]})", R"({"section":"causal","d_out":2,"seed":"7"})"},
     };
-    CHECK(error("not json").find("JSON object") != std::string::npos);
-    CHECK(error(R"({"section":"__proto__","inputs":[[1],[2]],"d_out":1})") ==
-          "unknown section \"__proto__\"; use one of: batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head, bug-hunt");
-    CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed,d_out":1})").find("unknown field") == 0);
-    CHECK(error(R"({"section":"causal","inputs":[[1,2],[2]],"d_out":1})") ==
-          "row 2 of \"inputs\" must have 2 numbers, as the first row has");
-    CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":0})").find("\"d_out\" must be a whole number") == 0);
-    CHECK(error(R"({"section":"temperature","inputs":[[1],[2]],"d_out":1,"temperature":0})").find("temperature") != std::string::npos);
-    CHECK(error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed":1.5})").find("\"seed\"") == 0);
+    for (const auto& [eval_text, section_text] : pairs) {
+        const std::string e = eval_error(eval_text);
+        INFO(e.substr(0, 200));
+        CHECK(e != "(answered)");
+        CHECK(section_error(section_text) == e);
+    }
+    // a field's cell: the same sentence with the field's name
+    CHECK(section_error(R"({"section":"causal","d_out":2,"inputs":[[1,2],[3]]})") ==
+          std::regex_replace(eval_error(R"({"op":"softmax","x":[[1,2],[3]]})"), std::regex("\"x\""), "\"inputs\""));
+    CHECK(section_error(R"({"section":"causal","d_out":2,"inputs":[[1],["a"]]})") ==
+          std::regex_replace(eval_error(R"({"op":"softmax","x":[[1],["a"]]})"), std::regex("\"x\""), "\"inputs\""));
+}
+
+TEST_CASE("limits(): the page's table and the sections, as core/limits.h and kSectionIds hold them", "[sections]") {
+    const auto j = nlohmann::json::parse(attn::limits_json());
+    namespace page = attn::limits::page;
+    CHECK(j["page"]["value"] == page::kValue);
+    CHECK(j["page"]["tokensMax"] == page::kTokensMax);
+    CHECK(j["page"]["dOutMax"] == page::kDOutMax);
+    CHECK(j["page"]["temperatureMin"].get<double>() == 0.01);
+    CHECK(j["replay"]["tokensMax"] == attn::limits::kMaxReplayTokens);
+    REQUIRE(j["sections"].size() == std::size(attn::kSectionIds));
+    for (size_t i = 0; i < std::size(attn::kSectionIds); i++) CHECK(j["sections"][i] == attn::kSectionIds[i]);
+    // the page's largest request is one sectionData answers
+    std::string rows;
+    for (int64_t t = 0; t < page::kTokensMax; t++) {
+        rows += std::string(t ? "," : "") + "[";
+        for (int64_t d = 0; d < page::kDInMax; d++) rows += std::string(d ? "," : "") + (d % 2 ? "-1000" : "1000");
+        rows += "]";
+    }
+    CHECK(section_error(R"({"section":"multi-head","d_out":16,"inputs":[)" + rows + "]}") == "(answered)");
 }
 
 TEST_CASE("why-sqrt-dk: the experiment at the learner's d_k and the sweep are PyTorch's numbers", "[sections]") {

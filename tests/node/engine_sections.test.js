@@ -49,10 +49,11 @@ for (const kind of KINDS) {
   test(`${kind}: a bad request throws a sentence, and the engine goes on`, async () => {
     const e = await engine(kind);
     const bad = [
-      ["not json", /JSON object/],
+      ["not json", /^the request is not valid JSON/],
+      ["[1]", /^the request must be a JSON object like/],
       [JSON.stringify({ section: "__proto__", d_out: 2 }), /unknown section "__proto__"/],
       [JSON.stringify({ section: "causal", d_out: 2, "seed,d_out": 1 }), /unknown field "seed,d_out"/],
-      [JSON.stringify({ section: "causal", inputs: [[1, 2], [3]], d_out: 2 }), /row 2 of "inputs" must have 2 numbers/],
+      [JSON.stringify({ section: "causal", inputs: [[1, 2], [3]], d_out: 2 }), /^"inputs" is ragged: every row at depth 2 must have 2 entries/],
       [JSON.stringify({ section: "causal", d_out: 65 }), /"d_out" must be a whole number from 1 to 64/],
     ];
     for (const [request, pattern] of bad) {

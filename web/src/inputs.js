@@ -1,10 +1,12 @@
 // The learner's inputs (words, vectors, seed, d_out) and their validation. No arithmetic here: the
 // engine computes, the sections arrange.
+import { LIMITS } from './engine-limits.js';
 
 export const BOOK_WORDS = ['Your', 'journey', 'starts', 'with', 'one', 'step'];
 export const BOOK_D_OUT = 2;
 export const TOKENS = 6, D_IN = 3;   // the book's
-export const LIMITS = { value: 1000, word: 20, seedMax: 2147483647, dOutMax: 16, tokensMin: 2, tokensMax: 16, dInMax: 16, temperatureMin: 0.01, temperatureMax: 100 };
+// The editor's limits: the engine's table (core/limits.h), bundled from the engine by web/build.mjs.
+export { LIMITS };
 
 // What the learner's seed means, said once on the page: empty keeps the book's seeds; a number
 // replaces the seed of every torch.manual_seed(...) in the chapter's code, and the code shows it.

@@ -2,7 +2,10 @@
 // writes it at that many significant digits. The digits come from Ulf Adams' Ryu (PLDI 2018, the
 // f2s variant), so each number costs tens of nanoseconds instead of a printf per tried precision.
 // Neither libc++ in Emscripten 3.1.6 (LLVM 13) nor a portable C library offers a float to_chars.
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -234,6 +237,20 @@ std::string float_text(float v) {
         out += std::to_string(e);
     }
     return out;
+}
+
+std::string double_text(double v) {
+    char buf[40];
+    // integral values below 1e16 keep their digits and ".0", as repr(100000.0) does (not %g's 1e+05)
+    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 1e16) {
+        std::snprintf(buf, sizeof buf, "%.1f", v);
+        return buf;
+    }
+    for (int digits = 1; digits <= 17; digits++) {   // a few calls per request: printf per try is fine
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) break;
+    }
+    return buf;
 }
 
 }  // namespace attn

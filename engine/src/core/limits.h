@@ -19,8 +19,9 @@ constexpr int64_t kMaxBatch = 64;
 constexpr int64_t kMaxHeads = 256;
 // Largest tensor a request may create, inputs and intermediates alike (64 MiB of float32).
 constexpr int64_t kMaxElements = int64_t(1) << 24;
-// The chapter replayed on the learner's inputs (book.h) builds every module, dropout masks
-// included: teaching sizes only.
+// The chapter replayed on the learner's inputs (book.h, the page's sectionData and bookCellsFor)
+// builds every module, dropout masks included: teaching sizes only.
+constexpr int64_t kMinReplayTokens = 2;  // a sequence needs one token to attend to another
 constexpr int64_t kMaxReplayTokens = 64;
 constexpr int64_t kMaxReplayDim = 64;  // d_in, d_out
 // Timed runs of one benchmark call (attn/bench.h).
@@ -58,3 +59,19 @@ constexpr int64_t kMaxTrainSteps = 10000;
 constexpr int64_t kMaxTrainWork = int64_t(1) << 29;
 
 }  // namespace attn::limits
+
+// What the page's editor lets a learner type (web/src/model.js's LIMITS): web/build.mjs reads this
+// table from the engine (limits(), page/sections.h) into the bundle, so the page keeps no copy. The
+// sizes fit a phone's screen; all of them stay within the replay's bounds above.
+namespace attn::limits::page {
+
+constexpr double kValue = 1000;                // every input value within ±kValue
+constexpr int64_t kWordChars = 20;             // a token's word
+constexpr int64_t kSeedMax = 2147483647;       // seeds 0..kSeedMax
+constexpr int64_t kTokensMin = kMinReplayTokens, kTokensMax = 16;
+constexpr int64_t kDInMax = 16, kDOutMax = 16;
+constexpr double kTemperatureMin = 0.01, kTemperatureMax = 100;  // the slider's range
+static_assert(kTokensMax <= kMaxReplayTokens && kDInMax <= kMaxReplayDim && kDOutMax <= kMaxReplayDim,
+              "the page's sizes are sizes sectionData accepts");
+
+}  // namespace attn::limits::page

@@ -65,7 +65,7 @@ TextResult book_cells_for(size_t count, const FillFn& fill, double tokens, doubl
     TextResult r;
     r.error = checks::sentence_of([&] {
         // teaching sizes: the replay builds every module of the chapter, dropout masks included
-        const int64_t T = checks::whole(tokens, 2, lim::kMaxReplayTokens, "tokens");
+        const int64_t T = checks::whole(tokens, lim::kMinReplayTokens, lim::kMaxReplayTokens, "tokens");
         const int64_t d_in = checks::whole(d_in_arg, 1, lim::kMaxReplayDim, "d_in");
         const int64_t d_out = checks::whole(d_out_arg, 1, lim::kMaxReplayDim, "d_out");
         r.text = cells_json(chapter3_cells(input_tensor({T, d_in}, count, fill, "inputs"), d_out));

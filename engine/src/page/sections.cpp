@@ -6,11 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <new>
-#include <nlohmann/json.hpp>
+#include <iterator>
 #include <optional>
-#include <set>
-#include <array>
+#include <vector>
 
 #include "replay/book.h"
 #include "replay/bug_hunt.h"
@@ -20,15 +18,14 @@
 #include "chapter/modules.h"
 #include "rules/checks.h"
 #include "requests/json_out.h"
+#include "requests/request.h"
+#include "requests/request_fields.h"
 
 namespace attn {
 
 namespace {
 
-using nlohmann::json;
-
-// Teaching sizes, as bookCellsFor: every module of the chapter is built, dropout masks included.
-constexpr int64_t kMaxTokens = 64, kMaxDim = 64;
+namespace lim = attn::limits;
 
 struct SectionRequest {
     std::string section;
@@ -40,136 +37,49 @@ struct SectionRequest {
     std::string corrupt = "none";
     int64_t corrupt_row = 1;
     std::string bug = kBugNames[0];
-    std::optional<std::array<std::string, 3>> ex3_1;  // the learner's sa_v1.W_query, W_key, W_value
+    std::optional<std::vector<std::string>> ex3_1;  // the learner's sa_v1.W_query, W_key, W_value
 };
 
-// Exercise 3.1's choices: which of sa_v2's weights, as stored or transposed.
-const std::set<std::string> kEx31Choices = {"W_query.weight", "W_query.weight.T", "W_key.weight", "W_key.weight.T",
-                                            "W_value.weight", "W_value.weight.T"};
-
-int64_t whole_field(const json& j, const char* name, int64_t lo, int64_t hi) {
-    const json& v = j.at(name);
-    const std::string range = " from " + std::to_string(lo) + " to " + std::to_string(hi);
-    if (!v.is_number()) throw Error(std::string("\"") + name + "\" must be a whole number" + range);
-    const double d = v.get<double>();
-    if (!(std::floor(d) == d && d >= static_cast<double>(lo) && d <= static_cast<double>(hi))) {
-        throw Error(std::string("\"") + name + "\" must be a whole number" + range + ", got " + v.dump());
-    }
-    return static_cast<int64_t>(d);
-}
-
+// Through `eval`'s reader (parse_request: the size, NUL bytes, nesting depth, duplicate keys, numbers
+// beyond a double; then Request's fields) and checks.h's rules, so a field gets the same sentence here
+// as in an `eval` request. Sizes are the replay's (core/limits.h), like bookCellsFor's.
 SectionRequest parse(const std::string& text) {
-    if (text.size() > static_cast<size_t>(limits::kMaxRequestBytes)) {
-        throw Error("the request is larger than " + std::to_string(limits::kMaxRequestBytes) + " bytes");
-    }
-    const json j = json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) {
-        throw Error("the request must be a JSON object like {\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
-    }
-    static const std::set<std::string> known = {"section", "inputs", "d_out", "seed", "temperature", "corrupt",
-                                                "corrupt_row", "d_k", "bug", "ex3_1"};
-    for (auto it = j.begin(); it != j.end(); ++it) {
-        if (!known.count(it.key())) {
-            throw Error("unknown field " + json_quote(it.key()) +
-                        "; the fields are section, inputs, d_out, seed, temperature, corrupt, corrupt_row, d_k, bug, ex3_1");
-        }
-    }
+    const json::Value j = parse_request(text);
+    Request f(j, "{\"section\": \"step-by-step\", \"inputs\": [[...]], \"d_out\": 2}");
     SectionRequest r;
-    std::string ids;
-    for (const char* id : kSectionIds) ids += std::string(ids.empty() ? "" : ", ") + id;
-    if (!j.contains("section") || !j["section"].is_string()) throw Error("\"section\" must be one of: " + ids);
-    r.section = j["section"].get<std::string>();
-    bool found = false;
-    for (const char* id : kSectionIds) found = found || r.section == id;
-    if (!found) throw Error("unknown section " + json_quote(r.section) + "; use one of: " + ids);
-
-    if (!j.contains("inputs")) {
-        r.inputs = book_inputs();
-    } else if (!j["inputs"].is_array() || j["inputs"].empty() || !j["inputs"][0].is_array()) {
-        throw Error("\"inputs\" must be rows of numbers, one row per token, e.g. [[0.43, 0.15, 0.89], ...]");
+    std::vector<std::string> ids(std::begin(kSectionIds), std::end(kSectionIds));
+    std::string id_list;
+    for (const std::string& id : ids) id_list += (id_list.empty() ? "" : ", ") + id;
+    if (!f.given("section")) throw Error("missing field \"section\": give one of: " + id_list);
+    r.section = f.text("section");
+    if (std::find(ids.begin(), ids.end(), r.section) == ids.end()) {
+        throw Error("unknown section " + attn::quoted(r.section) + "; use one of: " + id_list);
+    }
+    f.reject_unknown_fields_of("section " + attn::quoted(r.section), {"section", "inputs", "d_out", "seed", "temperature",
+                                                               "corrupt", "corrupt_row", "d_k", "bug", "ex3_1"});
+    if (f.given("inputs")) {
+        const Shape shape = f.tensor_shape("inputs", 2);
+        checks::whole(static_cast<double>(shape[0]), lim::kMinReplayTokens, lim::kMaxReplayTokens, "the number of tokens (rows of \"inputs\")");
+        checks::whole(static_cast<double>(shape[1]), 1, lim::kMaxReplayDim, "d_in (the numbers in a row of \"inputs\")");
+        r.inputs = f.tensor("inputs", shape, true);
     } else {
-        const json& rows = j["inputs"];
-        const size_t tokens = rows.size(), d_in = rows[0].size();
-        if (tokens < 2 || tokens > kMaxTokens || d_in < 1 || d_in > kMaxDim) {
-            throw Error("\"inputs\" must have 2 to " + std::to_string(kMaxTokens) + " rows of 1 to " +
-                        std::to_string(kMaxDim) + " numbers each");
-        }
-        r.inputs = Tensor::zeros({static_cast<int64_t>(tokens), static_cast<int64_t>(d_in)});
-        for (size_t i = 0; i < tokens; i++) {
-            if (!rows[i].is_array() || rows[i].size() != d_in) {
-                throw Error("row " + std::to_string(i + 1) + " of \"inputs\" must have " + std::to_string(d_in) +
-                            " numbers, as the first row has");
-            }
-            for (size_t k = 0; k < d_in; k++) {
-                const json& v = rows[i][k];
-                if (!v.is_number() || !std::isfinite(v.get<double>())) {
-                    throw Error("inputs[" + std::to_string(i) + "][" + std::to_string(k) + "] must be a finite number");
-                }
-                r.inputs.data[i * d_in + k] = static_cast<float>(v.get<double>());
-            }
-        }
+        r.inputs = book_inputs();
     }
-    if (!j.contains("d_out")) throw Error("missing field \"d_out\": give a whole number from 1 to 64");
-    r.d_out = whole_field(j, "d_out", 1, kMaxDim);
-    if (j.contains("seed") && !j["seed"].is_null()) {
-        // torch.manual_seed takes any 64-bit integer; JSON numbers are exact to 2^53
-        r.seeds.learner = static_cast<uint64_t>(whole_field(j, "seed", -(int64_t(1) << 53), int64_t(1) << 53));
+    r.d_out = f.integer("d_out", 1, lim::kMaxReplayDim);
+    if (f.given("seed")) r.seeds.learner = f.seed();
+    if (f.given("temperature")) {
+        r.temperature = f.number("temperature");
+        checks::temperature(*r.temperature);
     }
-    if (j.contains("temperature")) {
-        const json& t = j["temperature"];
-        if (!t.is_number() || !(t.get<double>() > 0) || !std::isfinite(t.get<double>())) {
-            throw Error("\"temperature\" must be a finite number greater than 0");
-        }
-        r.temperature = t.get<double>();
-    }
-    if (j.contains("d_k")) r.d_k = whole_field(j, "d_k", lab::kDkMin, lab::kDkMax);
-    if (j.contains("corrupt")) {
-        const json& c = j["corrupt"];
-        if (!c.is_string() || (c != "none" && c != "row" && c != "inputs")) {
-            throw Error("\"corrupt\" must be \"none\", \"row\" or \"inputs\"");
-        }
-        r.corrupt = c.get<std::string>();
-    }
-    if (j.contains("bug")) {
-        if (!j["bug"].is_string()) throw Error("\"bug\" must be the name of a planted bug, e.g. \"divide_by_dk\"");
-        r.bug = j["bug"].get<std::string>();
-    }
-    if (j.contains("ex3_1")) {
-        const json& e = j["ex3_1"];
-        const std::string rule = "\"ex3_1\" must be {\"W_query\": ..., \"W_key\": ..., \"W_value\": ...}, each one of W_query.weight, W_query.weight.T, W_key.weight, W_key.weight.T, W_value.weight, W_value.weight.T";
-        if (!e.is_object() || e.size() != 3) throw Error(rule);
-        std::array<std::string, 3> chosen;
-        int k = 0;
-        for (const char* name : {"W_query", "W_key", "W_value"}) {
-            if (!e.contains(name) || !e[name].is_string() || !kEx31Choices.count(e[name].get<std::string>())) throw Error(rule);
-            chosen[k++] = e[name].get<std::string>();
-        }
-        r.ex3_1 = chosen;
-    }
+    r.d_k = f.integer("d_k", lab::kDkMin, lab::kDkMax, r.d_k);
+    r.corrupt = f.choice("corrupt", {"none", "row", "inputs"}, r.corrupt);
+    r.bug = f.text("bug", r.bug);
+    r.ex3_1 = f.choices("ex3_1", {"W_query", "W_key", "W_value"},
+                        {"W_query.weight", "W_query.weight.T", "W_key.weight", "W_key.weight.T", "W_value.weight", "W_value.weight.T"});
     const int64_t tokens = r.inputs.shape[0], d_in = r.inputs.shape[1];
-    if (j.contains("corrupt_row")) r.corrupt_row = whole_field(j, "corrupt_row", 1, tokens);
+    r.corrupt_row = f.integer("corrupt_row", 1, tokens, r.corrupt_row);
     if (r.corrupt == "inputs" && d_in < 2) throw Error("corrupting the inputs swaps two columns, so they need at least 2");
     return r;
-}
-
-std::string number_json(double v) {
-    if (std::isnan(v)) return "\"nan\"";
-    if (std::isinf(v)) return v > 0 ? "\"inf\"" : "\"-inf\"";
-    return float_text(static_cast<float>(v));
-}
-
-std::string cell_json(const BookCell& c) {
-    if (!c.error.empty()) return "{\"error\":" + json_quote(c.error) + "}";
-    std::string out = "{\"shape\":[";
-    for (size_t i = 0; i < c.shape.size(); i++) out += (i ? "," : "") + std::to_string(c.shape[i]);
-    out += "],\"values\":[";
-    for (size_t i = 0; i < c.values.size(); i++) out += (i ? "," : "") + number_json(c.values[i]);
-    out += "],\"print\":" + json_quote(c.print_plain);
-    if (!c.grad_fn.empty()) {
-        out += ",\"grad_fn\":" + json_quote(c.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(c.print);
-    }
-    if (c.label) out += ",\"label\":" + json_quote(*c.label);
-    return out + ",\"line\":" + json_quote(c.print_line()) + "}";
 }
 
 // SelfAttention_v1 with the book's step-by-step seed: the weights of 3.4.1, every intermediate kept.
@@ -392,15 +302,24 @@ EvalResult section_data(const std::string& request_json) {
     std::string out;
     const std::string error = checks::sentence_of([&] {
         const SectionRequest r = parse(request_json);
-        out = "{\"section\":" + json_quote(r.section) + ",\"results\":{";
-        bool first = true;
-        for (const BookCell& c : section_cells(r)) {
-            out += (first ? "" : ",") + json_quote(c.id) + ":" + cell_json(c);
-            first = false;
-        }
-        out += "}}";
+        out = "{\"section\":" + json_quote(r.section) + ",\"results\":" + section_cells_json(section_cells(r)) + "}";
     });
     return error.empty() ? EvalResult{true, out, ""} : failed_request(error);
+}
+
+std::string limits_json() {
+    namespace page = limits::page;
+    const auto whole = [](int64_t v) { return std::to_string(v); };
+    const auto number = [](double v) { return float_text(static_cast<float>(v)); };
+    std::string ids;
+    for (const char* id : kSectionIds) ids += (ids.empty() ? "" : ",") + json_quote(id);
+    return "{\"page\":{\"value\":" + number(page::kValue) + ",\"word\":" + whole(page::kWordChars) +
+           ",\"seedMax\":" + whole(page::kSeedMax) + ",\"tokensMin\":" + whole(page::kTokensMin) +
+           ",\"tokensMax\":" + whole(page::kTokensMax) + ",\"dInMax\":" + whole(page::kDInMax) +
+           ",\"dOutMax\":" + whole(page::kDOutMax) + ",\"temperatureMin\":" + number(page::kTemperatureMin) +
+           ",\"temperatureMax\":" + number(page::kTemperatureMax) + "},\"replay\":{\"tokensMin\":" +
+           whole(lim::kMinReplayTokens) + ",\"tokensMax\":" + whole(lim::kMaxReplayTokens) +
+           ",\"dimMax\":" + whole(lim::kMaxReplayDim) + "},\"sections\":[" + ids + "]}";
 }
 
 }  // namespace attn

@@ -9,8 +9,10 @@
 
 namespace attn {
 
-// The page's sections, in page order (the ids the <attention-lab section=...> attribute takes).
-inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temperature", "why-sqrt-dk", "classes",
+// The sections sectionData serves, in the page's order (web/src/sections/order.js, PAGE_ORDER, the home
+// of the page's ids; tests/node/engine_sections.test.js checks this list against it). The page's
+// train section is not here: its numbers come from TrainRun (requests/train_run.h).
+inline constexpr const char* kSectionIds[] = {"step-by-step", "temperature", "why-sqrt-dk", "classes", "batched",
                                               "causal", "multi-head", "bug-hunt"};
 
 // request: {"section": id, "inputs": [[...], ...] (tokens × d_in; absent: the book's), "d_out": n,
@@ -26,6 +28,14 @@ inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temper
 //           Python's print writes, and "label" when print has one; or R = {"error": sentence} for a
 //           statement that cannot run on these sizes. A bad request: !ok, {"error": sentence} and the
 //           sentence (EvalResult, as eval's). Never throws.
+// Fields are read by eval's reader (requests/request_fields.h) and checked by the same rules, so a
+// bad field gets the same sentence as in an `eval` request; sizes within the replay's limits.
 EvalResult section_data(const std::string& request_json);
+
+// The engine's table of limits for the page, as JSON: {"page": {...}, "replay": {...}, "sections": [...]}.
+// "page" is what the editor lets a learner type (core/limits.h's attn::limits::page, web/src/model.js's
+// LIMITS: value, word, seedMax, tokensMin, tokensMax, dInMax, dOutMax, temperatureMin, temperatureMax),
+// "replay" what sectionData and bookCellsFor accept (tokensMin, tokensMax, dimMax), "sections" kSectionIds.
+std::string limits_json();
 
 }  // namespace attn

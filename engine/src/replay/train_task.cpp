@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <nlohmann/json.hpp>
 
 #include "core/float_text.h"
 #include "core/format.h"
@@ -120,12 +119,12 @@ std::string program(const Tensor& inputs, const std::vector<std::string>& words,
         order_list += "]";
     }
     order_list += "]";
-    const std::string lr_text = nlohmann::json(lr).dump();
+    const std::string lr_text = double_text(lr);
     const OptimizerPreset* sgd = optimizer_preset("sgd");
     const std::string make = optimizer == "adam"
                                  ? "torch.optim.Adam(ca.parameters(), lr=" + lr_text + ")"
                                  : "torch.optim.SGD(ca.parameters(), lr=" + lr_text +
-                                       ", momentum=" + nlohmann::json(sgd->momentum).dump() + ")";
+                                       ", momentum=" + double_text(sgd->momentum) + ")";
     std::string listing = kListing3_3;
     while (!listing.empty() && (listing.back() == '\n' || listing.back() == ' ')) listing.pop_back();
     const std::string steps = std::to_string(kSteps);

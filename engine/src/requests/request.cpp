@@ -8,9 +8,7 @@
 #include <limits>
 #include <new>
 #include <optional>
-#include <unordered_set>
 #include <vector>
-#include <nlohmann/json.hpp>
 
 #include "replay/bug_hunt.h"
 #include "core/format.h"
@@ -25,7 +23,6 @@ namespace attn {
 
 namespace {
 
-using nlohmann::json;
 namespace lim = attn::limits;
 
 // Before the parser sees the text: refuse a NUL byte anywhere (the parser would read it as the end
@@ -186,7 +183,7 @@ const std::vector<Op>& ops() {
     return table;
 }
 
-std::string evaluate(const json& j) {
+std::string evaluate(const json::Value& j) {
     Request r(j);
     const std::string name = r.op();
     for (const Op& op : ops()) {
@@ -201,65 +198,10 @@ std::string evaluate(const json& j) {
 
 }  // namespace
 
-namespace {
-
-// nlohmann's DOM builder with two refusals of its own, each a sentence: a key twice in one object
-// (the parser would keep the last silently) and a number too large for a double (1e999, which the
-// parser reports as an internal error). A syntax error quotes at most about 80 characters of the text.
-class StrictBuilder {
-public:
-    explicit StrictBuilder(json& out) : dom_(out) {}
-
-    bool null() { return dom_.null(); }
-    bool boolean(bool v) { return dom_.boolean(v); }
-    bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
-    bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
-    bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
-    bool string(json::string_t& v) { return dom_.string(v); }
-    bool binary(json::binary_t& v) { return dom_.binary(v); }
-    bool start_object(std::size_t n) {
-        keys_.emplace_back();
-        return dom_.start_object(n);
-    }
-    bool key(json::string_t& k) {
-        if (!keys_.back().insert(k).second) {
-            throw Error("the request has the key " + attn::quoted(k) + " twice in one object; give each field once");
-        }
-        return dom_.key(k);
-    }
-    bool end_object() {
-        keys_.pop_back();
-        return dom_.end_object();
-    }
-    bool start_array(std::size_t n) { return dom_.start_array(n); }
-    bool end_array() { return dom_.end_array(); }
-    template <typename Exception>
-    bool parse_error(std::size_t, const std::string& token, const Exception& e) {
-        if (e.id == 406) {
-            throw Error("the request has a number too large for a double (" + checks::excerpt(token) +
-                        "); numbers must be within ±1.7976931348623157e308, or write \"inf\", \"-inf\"");
-        }
-        std::string what = e.what();
-        const std::string last_read = "; last read: '" + token + "'";  // the token, maybe megabytes of it
-        const size_t at = what.find(last_read);
-        if (at != std::string::npos) what.replace(at, last_read.size(), "; last read: '" + checks::excerpt(token) + "'");
-        throw Error("the request is not valid JSON (" + what + ")");
-    }
-
-private:
-    nlohmann::detail::json_sax_dom_parser<json> dom_;
-    std::vector<std::unordered_set<std::string>> keys_;  // of each object being read, innermost last
-};
-
-}  // namespace
-
-nlohmann::json parse_request(const std::string& request_json) {
+json::Value parse_request(const std::string& request_json) {
     if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) throw Error(oversized_request().error);
     check_text(request_json);
-    json out;
-    StrictBuilder builder(out);
-    json::sax_parse(request_json, &builder);
-    return out;
+    return json::parse(request_json);
 }
 
 EvalResult eval_request(const std::string& request_json) {

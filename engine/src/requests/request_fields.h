@@ -1,6 +1,7 @@
-// The one reader of a request's fields, shared by every `eval` op (request.cpp, request_train.cpp):
-// each field read by name, checked, and turned into a sentence naming it when it is wrong. Reads are
-// remembered, so an op whose fields depend on its module (grad, train) can refuse the rest.
+// The one reader of a request's fields, shared by every `eval` op (request.cpp, request_train.cpp) and
+// the page's sectionData (page/sections.cpp): each field read by name, checked, and turned into a
+// sentence naming it when it is wrong. Reads are remembered, so an op whose fields depend on its
+// module (grad, train) can refuse the rest.
 #pragma once
 
 #include <cstdint>
@@ -8,24 +9,34 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/tensor.h"
+#include "requests/json_in.h"
 
 namespace attn {
 
 class Request {
 public:
-    explicit Request(const nlohmann::json& j);  // throws unless j is an object
+    // Throws unless j is an object; `example` is the object the sentence shows.
+    explicit Request(const json::Value& j, const char* example = "{\"op\": \"softmax\", ...}");
 
     // Any field the op does not take is probably a typo: refused, by exact name, before computing.
     void reject_unknown_fields(const std::string& op, const std::vector<const char*>& fields) const;
+    // The same for what `owner` names (e.g. section "causal"; reject_unknown_fields says op "...").
+    void reject_unknown_fields_of(const std::string& owner, const std::vector<const char*>& fields) const;
     // The same, for an op that takes exactly the fields it has read ("op" among them).
     void reject_unread_fields(const std::string& op) const;
 
     std::string op();
-    bool has(const char* name) const { return j_.contains(name); }  // present (not counted as read)
-    std::string text(const char* name);
+    // Present, even as null (not counted as read).
+    bool has(const char* name) const { return j_.find(name) != nullptr; }
+    // Whether the field is there and not null (null asks for the default, as absent does).
+    bool given(const char* name);
+    std::string text(const char* name, std::optional<std::string> def = std::nullopt);
+    // A string that must be one of `options`.
+    std::string choice(const char* name, const std::vector<std::string>& options, std::optional<std::string> def = std::nullopt);
+    // An object holding exactly the fields `keys`, each a string among `options`; nullopt when absent.
+    std::optional<std::vector<std::string>> choices(const char* name, const std::vector<std::string>& keys,
+                                                    const std::vector<std::string>& options);
     // A list of at most `most` strings, e.g. one word per row of the inputs.
     std::vector<std::string> texts(const char* name, size_t most);
     int64_t integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def = std::nullopt);
@@ -40,21 +51,22 @@ public:
     // The shape of a nested array of numbers with the given number of dimensions (0 = any from 1 to
     // 4), read from its first entries; tensor() checks the rest while it copies the numbers.
     Shape tensor_shape(const char* name, int dims);
-    // The numbers of a field whose shape tensor_shape() gave.
-    Tensor tensor(const char* name, const Shape& shape);
+    // The numbers of a field whose shape tensor_shape() gave; with `finite`, "inf", "-inf" and "nan"
+    // are refused.
+    Tensor tensor(const char* name, const Shape& shape, bool finite = false);
     // torch.rand's size: up to 4 whole numbers, none negative, within the element limit.
     Shape shape();
 
 private:
-    const nlohmann::json& j_;
+    const json::Value& j_;
     std::vector<std::string> read_ = {"op"};
 
-    const nlohmann::json* find(const char* name);
+    const json::Value* find(const char* name);
 };
 
 // A request's text, within the size limit, checked (no NUL byte, no deep nesting) and parsed; throws
 // Error with a sentence otherwise (request.cpp).
-nlohmann::json parse_request(const std::string& request_json);
+json::Value parse_request(const std::string& request_json);
 
 // A value from the request, quoted for an error sentence: at most about 80 characters of it
 // (checks::excerpt), with NUL and quotes escaped.

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "chapter/autograd.h"
+#include "core/float_text.h"
 #include "core/limits.h"
 #include "chapter/optim.h"
 #include "replay/train_task.h"
@@ -38,13 +39,15 @@ struct Setup {
     checks::AttentionSizes sizes;  // what bounds its work (checks::train_step_work)
     checks::Module kind;
     bool bias;
-    int64_t weights_numel;  // of one recorded attn_weights
-    int64_t params_numel;   // of all the parameters together
     // the page's train task (replay/train_task.h): its inputs (T × d) and seed, when the request names it
     std::optional<Tensor> task_inputs;
     uint64_t seed = 0;
 
     checks::Work step_work(checks::Optimizer optimizer) const { return checks::train_step_work(sizes, kind, bias, optimizer); }
+    // the numbers `steps` steps with `records` records answer (checks::train_answer_numbers)
+    int64_t answer_numbers(int64_t steps, int64_t records, bool record_parameters) const {
+        return checks::train_answer_numbers(sizes, kind, bias, steps, records, record_parameters);
+    }
 };
 
 // A request naming the train task ("task": "previous_token"): its "inputs" make the module and batch
@@ -67,8 +70,7 @@ Setup task_setup(Request& f, Generator& gen) {
     const checks::AttentionSizes sizes{B, T, d + T, d, 1, T, 0.0};
     checks::attention_sizes(sizes, checks::Module::causal_attention);
     auto make = [=](Generator& g) { return TrainableModule::causal_attention(d + T, d, T, 0.0, false, g); };
-    Setup s{make, std::move(batch.x), std::move(batch.target), sizes, checks::Module::causal_attention, false, B * T * T,
-            checks::parameter_count(sizes, checks::Module::causal_attention, false), std::nullopt, 0};
+    Setup s{make, std::move(batch.x), std::move(batch.target), sizes, checks::Module::causal_attention, false, std::nullopt, 0};
     s.task_inputs = std::move(inputs);
     s.seed = seed;
     return s;
@@ -110,8 +112,7 @@ Setup setup(Request& f, Generator& gen) {
                : name == "causal_attention"  ? TrainableModule::causal_attention(d_in, d_out, T, p, qkv_bias, g)
                                              : TrainableModule::mha(d_in, d_out, T, p, num_heads, qkv_bias, g);
     };
-    return Setup{make, std::move(x), std::move(target), sizes, kind, qkv_bias, B * num_heads * T * T,
-                 checks::parameter_count(sizes, kind, qkv_bias), std::nullopt, 0};
+    return Setup{make, std::move(x), std::move(target), sizes, kind, qkv_bias, std::nullopt, 0};
 }
 
 }  // namespace
@@ -120,7 +121,7 @@ std::string evaluate_grad(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
     f.reject_unread_fields("grad");
-    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, 1 + s.params_numel);  // the loss, the grads
+    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, s.answer_numbers(1, 0, false));  // the loss, the grads
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
@@ -177,10 +178,8 @@ struct TrainRunState {
     // steps that are multiples of record_every, counted from the run's step 0.
     std::string advance(int64_t n) {
         const int64_t last = std::min(steps, step + std::max<int64_t>(0, n));
-        // the records among steps [step, last): multiples of record_every
-        const int64_t records = (last + record_every - 1) / record_every - (step + record_every - 1) / record_every;
-        const int64_t answer = (last - step) + records * (s.weights_numel + (record_parameters ? s.params_numel : 0)) +
-                               s.params_numel;
+        const int64_t records = checks::train_records(step, last, record_every);
+        const int64_t answer = s.answer_numbers(last - step, records, record_parameters);
         if (answer > answer_budget) {
             throw Error("this TrainRun's answers would hold more than " + std::to_string(lim::kMaxResultNumbers) +
                         " numbers in all (each repeats the parameters); advance more steps per call");
@@ -264,9 +263,8 @@ std::unique_ptr<TrainRunState> start_train(Request& f, const char* op_name) {
     f.reject_unread_fields(op_name);
     // the whole run's work and answer, before any step: the losses, the recorded weights (and
     // parameters), the final parameters
-    const int64_t records = (steps + record_every - 1) / record_every;
-    const int64_t per_record = s.weights_numel + (run->record_parameters ? s.params_numel : 0);
-    checks::check_train_run(s.step_work(kind), steps, steps + records * per_record + s.params_numel);
+    checks::check_train_run(s.step_work(kind), steps,
+                            s.answer_numbers(steps, checks::train_records(0, steps, record_every), run->record_parameters));
     run->answer_budget = lim::kMaxResultNumbers;
 
     run->module.emplace(s.make(run->gen));
@@ -301,7 +299,7 @@ std::string evaluate_train_task(Request& f) {
     }
     const train_task::OptimizerPreset& preset = *train_task::optimizer_preset(optimizer);
     const double lr = f.finite_number("lr", 0.0, preset.lr);
-    const auto number = [](double v) { return nlohmann::json(v).dump(); };
+    const auto number = [](double v) { return double_text(v); };
     std::string request = "{\"op\":\"train\",\"seed\":" + std::to_string(r.s.seed) +
                           ",\"module\":\"causal_attention\",\"x\":" + nested_json(r.s.x) +
                           ",\"target\":" + nested_json(r.s.target) + ",\"d_out\":" + std::to_string(d) +
@@ -336,7 +334,7 @@ TrainRun::~TrainRun() = default;
 std::string TrainRun::start(const std::string& request_json) {
     state_.reset();
     return checks::sentence_of([&] {
-        const nlohmann::json j = parse_request(request_json);
+        const json::Value j = parse_request(request_json);
         Request r(j);
         if (r.op() != "train") throw Error("a TrainRun runs a train request; this one's op is " + quoted(r.op()));
         state_ = start_train(r, "train");

@@ -250,6 +250,17 @@ Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimize
     return w;
 }
 
+int64_t train_records(int64_t from, int64_t to, int64_t record_every) {
+    return (to + record_every - 1) / record_every - (from + record_every - 1) / record_every;
+}
+
+int64_t train_answer_numbers(const AttentionSizes& s, Module module, bool bias, int64_t steps, int64_t records,
+                             bool record_parameters) {
+    const int64_t H = module == Module::mha ? s.num_heads : 1;
+    const int64_t weights = s.batch * H * s.tokens * s.tokens, P = parameter_count(s, module, bias);
+    return steps + records * (weights + (record_parameters ? P : 0)) + P;
+}
+
 void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers) {
     const char* hint = "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out";
     // each per-step amount is bounded by the tensor limits, so these products stay far below 2^63

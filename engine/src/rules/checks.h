@@ -1,6 +1,8 @@
-// The rules a request must obey, each written once with its sentence: `eval` (request.cpp), the
-// page's entry points (lab.cpp, attention_run.cpp), the benchmarks and the modules' constructors
-// and forwards all call these, so they accept and refuse the same requests. Then the work a request
+// The rules a request must obey, each written once with its sentence: `eval` (request.cpp, through
+// request_fields.h's reader), the page's entry points (sections.cpp through that same reader, lab.cpp,
+// attention_run.cpp), the benchmarks and the modules' constructors and forwards all call these, so
+// they accept and refuse the same requests. (What a JSON text must be, before its fields, is
+// parse_request's, requests/request_fields.h.) Then the work a request
 // asks for, estimated from its sizes alone before anything is allocated, and checked against the
 // bounds in core/limits.h. Every check throws attn::Error. Shape legend: B = batch, T = tokens,
 // H = heads.
@@ -112,6 +114,13 @@ int64_t parameter_count(const AttentionSizes& s, Module module, bool bias);
 // other number computed, softmax's and Adam's weighted by their cost (checks.cpp). result_numbers is 0:
 // what a run answers depends on its records (check_train_run).
 Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimizer optimizer);
+// The records a run takes among its steps [from, to): the steps that are multiples of record_every.
+int64_t train_records(int64_t from, int64_t to, int64_t record_every);
+// The numbers a run (or a slice of one) of `steps` steps answers: a loss per step, each of `records`
+// records (the (B, H, T, T) attention weights, and the parameters when record_parameters), then the
+// parameters after the last step. `grad` answers one step's: a loss and a gradient per parameter.
+int64_t train_answer_numbers(const AttentionSizes& s, Module module, bool bias, int64_t steps, int64_t records,
+                             bool record_parameters);
 // A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters): its
 // multiply-adds and numbers together within kMaxTrainWork, the answer within kMaxResultNumbers, so
 // the run answers within 2 s (core/limits.h). Throws an Error naming the bound and what to change.
