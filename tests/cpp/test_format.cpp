@@ -5,7 +5,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "core/float_text.h"
 #include "core/format.h"
 #include "requests/json_out.h"
 #include "fixtures.h"
@@ -80,6 +84,15 @@ TEST_CASE("float_text writes the shortest text that reads back, as %g writes it"
         checked++;
     }
     CHECK(checked > 190000);
+}
+
+TEST_CASE("double_text writes a double as Python's repr does", "[format][float_text]") {
+    // expected: repr() of each value in Python 3
+    const std::vector<std::pair<double, std::string>> cases = {
+        {0.02, "0.02"}, {5.0, "5.0"}, {0.5, "0.5"}, {0.9, "0.9"}, {1e-05, "1e-05"}, {100000.0, "100000.0"},
+        {1e16, "1e+16"}, {1.5e-07, "1.5e-07"}, {0.1 + 0.2, "0.30000000000000004"}, {123456789.125, "123456789.125"},
+        {1e22, "1e+22"}, {-0.0, "-0.0"}, {1234.5678, "1234.5678"}, {2.5e-10, "2.5e-10"}};
+    for (const auto& [v, want] : cases) CHECK(attn::double_text(v) == want);
 }
 
 // python_format (the print's numbers) skips printf; it must write what printf writes, rounding the
