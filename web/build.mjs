@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import crypto from 'node:crypto';
 import * as esbuild from 'esbuild';
+import { templates as mathTemplates } from './math-prerender.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build/web');
@@ -82,6 +83,20 @@ const integrityModule = {
   },
 };
 
+// The page's formulas (web/math-formulas.json, scripts/math_formulas.mjs lists them) rendered by KaTeX
+// here, as templates by shape (web/math-prerender.mjs), in place of web/src/math-templates.js: the page
+// shows them without loading katex-lib.js.
+const formulas = JSON.parse(read(path.join(root, 'web/math-formulas.json')));
+const math = mathTemplates(formulas);
+for (const key of math.missing) console.warn(`web/build.mjs: ${JSON.stringify(key)} gets no template (a digit changes its layout): KaTeX renders it at run time`);
+const mathModule = {
+  name: 'attention-lab-math',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/math-templates\.js$/ }, () => ({ path: 'attention-lab-math', namespace: 'attention-lab-math' }));
+    b.onLoad({ filter: /.*/, namespace: 'attention-lab-math' }, () => ({ contents: `export const MATH_TEMPLATES = JSON.parse(${JSON.stringify(JSON.stringify(math.shapes))});`, loader: 'js' }));
+  },
+};
+
 // web/src/bundled-files.js (null) in the classic script; in the ES module build, in its place, the files as imports the
 // host's bundler follows (kept as written, relative to attention-lab.mjs): the engines, the loader and
 // KaTeX as dynamic imports of the .mjs copies written below, the fonts as imports of the .woff2 files
@@ -117,7 +132,7 @@ const result = await esbuild.build({
   minify: !dev,
   sourcemap: dev ? false : 'linked',
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, filesModule(false)],
+  plugins: [katexAssets, integrityModule, mathModule, filesModule(false)],
   banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
   metafile: true,
   logLevel: 'warning',
@@ -133,7 +148,7 @@ await esbuild.build({
   outfile: path.join(out, 'attention-lab.mjs'),
   bundle: true, format: 'esm', target: ['es2020'], minify: !dev,
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, filesModule(true)],
+  plugins: [katexAssets, integrityModule, mathModule, filesModule(true)],
   banner: { js: '/* attention-lab.mjs: <attention-lab> as an ES module for bundlers (Vite, esbuild, webpack); the engines, KaTeX and its fonts are imports beside it. Built by web/build.mjs. */' },
   logLevel: 'warning',
 });
@@ -174,4 +189,4 @@ const integrity = sha384(path.join(out, 'attention-lab.js'));
 fs.writeFileSync(path.join(out, 'author.json'), JSON.stringify({ version, integrity }) + '\n');
 fs.writeFileSync(path.join(out, 'integrity.json'), JSON.stringify({ 'attention-lab.js': integrity, ...integrityMap }, null, 2) + '\n');
 
-console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts`);
+console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts, ${Object.keys(math.shapes).length} formula templates`);
