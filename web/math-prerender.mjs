@@ -11,7 +11,10 @@
 // template's text nodes (texts, in document order: [text index, offset, digit index], flat), found by
 // rendering the formula once per digit with that digit changed; a formula whose digits change more
 // than their own characters (a width, a height) gets no template, and KaTeX renders it at run time.
-import katex from '../node_modules/katex/dist/katex.mjs';
+import { createRequire } from 'node:module';
+
+// The same file katex-lib.js wraps (web/build.mjs), so a template is what the page's KaTeX would make.
+const katex = createRequire(import.meta.url)('../node_modules/katex/dist/katex.min.js');
 
 const NS = { 'http://www.w3.org/2000/svg': 's:', 'http://www.w3.org/1998/Math/MathML': 'm:' };
 
@@ -51,18 +54,26 @@ function serialize(node) {
     ...node.children.map(serialize)];
 }
 
-// The nodes katex.render(key's TeX, el) appends to el, as template children.
-export function renderTree(key) {
+// make(document) -> nodes, with the stand-in document as the global one (KaTeX's toNode() uses the
+// global), as template children.
+export function recordNodes(make) {
   const saved = globalThis.document;
   globalThis.document = fakeDocument;
   try {
-    const box = new FakeNode('box');
-    katex.render(key.slice(1), box, katexOptions(key));
-    return box.children.map(serialize);
+    return make(fakeDocument).map(serialize);
   } finally {
     if (saved === undefined) delete globalThis.document;
     else globalThis.document = saved;
   }
+}
+
+// The nodes katex.render(key's TeX, el) appends to el, as template children.
+export function renderTree(key) {
+  return recordNodes((doc) => {
+    const box = doc.createElement('box');
+    katex.render(key.slice(1), box, katexOptions(key));
+    return box.children;
+  });
 }
 
 // The text nodes in document order, and the tree with each replaced by null (its outline).

@@ -56,7 +56,9 @@ const needsKatex = (el) => !MATH_TEMPLATES[shapeOf(el.dataset.tex)];
 const NAMESPACES = { 'm:': 'http://www.w3.org/1998/Math/MathML', 's:': 'http://www.w3.org/2000/svg' };
 function fromTemplate(key) {
   const t = MATH_TEMPLATES[shapeOf(key)];
-  if (!t) return null;
+  return t ? buildTemplate(t, key) : null;
+}
+export function buildTemplate(t, key) {
   const digits = key.match(/[0-9]/g) || [];
   const patches = new Map();   // text index -> [offset, digit index, ...]
   for (let i = 0; i < t.digits.length; i += 3) {
