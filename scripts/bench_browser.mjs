@@ -74,8 +74,13 @@ async function measureIndex(context, baseUrl) {
   const weights = page.getByTestId('temperature-weights');
   await weights.filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
   // What the load downloads: the files fetched until the first build settled (every section and its
-  // math shown); later edits may fetch more (katex-lib.js for a formula with no build-time template).
-  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  // math shown) and the fonts of the first screen arrived; later edits may fetch more (katex-lib.js for
+  // a formula with no build-time template).
+  await page.evaluate(async () => {
+    await document.querySelector('attention-lab').updateComplete;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await document.fonts.ready;
+  });
   const atLoad = new Set(bodies.keys());
 
   // Slider: one update = dispatch 'input' (the page's handler runs synchronously: engine softmax,
@@ -339,7 +344,7 @@ function markdown(bench, index, native, peer, targets, m) {
     + `${longest(demoTasks)} during the GPT-2 demo; bench.html: ${longest(bench.longTasks)}.`,
     `- Download: every 200 response index.html and its workers fetched during that run, each body gzipped (level 9) with `
     + `Node's zlib: ${f(index.download.gzipBytes / 1024)} KB gzip (${f(index.download.rawBytes / 1024)} KB raw), of which `
-    + `${f(index.download.loadGzipBytes / 1024)} KB at load (until the element's first build settled: the target's figure). Largest: `
+    + `${f(index.download.loadGzipBytes / 1024)} KB at load (until the element's first build settled and the first screen's fonts arrived: the target's figure). Largest: `
     + index.download.files.slice(0, 4).map((x) => `${x.path} ${f(x.gzip / 1024)} KB${x.atLoad ? '' : ' (after load)'}`).join(', ') + '.');
   lines.push('', `Correctness checks on bench.html: ${bench.checks.filter((c) => c.ok).length} of ${bench.checks.length} pass `
     + `(${bench.checks.map((c) => `${c.check}: ${c.error.toExponential(1)}`).join('; ')}).`);
