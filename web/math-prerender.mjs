@@ -127,3 +127,17 @@ export function templates(keys) {
   }
   return { shapes, missing };
 }
+
+// The characters the page's formulas can contain, for the KaTeX font subsets (web/build.mjs): every
+// character of the templates' texts, printable ASCII (digits, and the letters and signs a formula's TeX
+// can make at run time) and U+2212, KaTeX's minus sign (a negative number).
+export function mathCharacters(shapes) {
+  const chars = new Set('\u2212');
+  for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c));
+  const walk = (n) => {
+    if (typeof n === 'string') for (const c of n) chars.add(c);
+    else n.slice(4).forEach(walk);
+  };
+  for (const t of Object.values(shapes)) t.tree.forEach(walk);
+  return [...chars].join('');
+}
