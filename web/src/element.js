@@ -263,6 +263,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
           await drawingSettled();
+          await drainMath();   // formulas the drawing rendered that wait for KaTeX (no build-time template)
           shown();
         })();
         return this.updateComplete;
