@@ -36,6 +36,8 @@ function renderBox(el) {
     if (built) el.replaceChildren(...built);
     else if (!katexModule) {
       el.textContent = key.slice(1);   // KaTeX would not load: the TeX, readable
+      el.dataset.rendered = key;
+      return;
     } else {
       el.replaceChildren();
       katexModule.render(key.slice(1), el, { displayMode: key[0] === 'D', throwOnError: false, output: 'htmlAndMathml' });
@@ -100,15 +102,21 @@ export function renderMath(root) {
 // when none are left. The one place the math's work is scheduled.
 let draining = null;
 export function drainMath() {
-  draining ??= (async () => {
-    while (texQueue.length) {
-      if (!katexSettled && texQueue.some(needsKatex)) await loadKatex();
-      await nextTask();
-      const start = performance.now();
-      while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
-    }
-  })().finally(() => { draining = null; });
-  return draining;
+  if (!draining && texQueue.length) {
+    draining = (async () => {
+      try {
+        while (texQueue.length) {   // (not empty: the first await comes before the finally)
+          if (!katexSettled && texQueue.some(needsKatex)) await loadKatex();
+          await nextTask();
+          const start = performance.now();
+          while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
+        }
+      } finally {
+        draining = null;   // at once, so a box queued next starts a new drain
+      }
+    })();
+  }
+  return draining || Promise.resolve();
 }
 
 // KaTeX lives in katex-lib.js in the folder of the first element's files (katexFrom(base): that
