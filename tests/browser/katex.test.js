@@ -60,7 +60,7 @@ test('from file://: the formulas render with KaTeX fonts too', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('index.html shows its math without katex-lib.js; a formula with no template loads it, and renders', async () => {
+test('index.html shows its math without katex-lib.js, with new numbers too; a formula with no template loads it, and renders', async () => {
   const { page, problems } = await newPage(browser.context);
   const scripts = [];
   page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(r.url().slice(server.url.length)); });
@@ -76,6 +76,28 @@ test('index.html shows its math without katex-lib.js; a formula with no template
     .querySelector('[data-testid=z2] .math').dataset.tex.slice(1)));
   assert.ok(!scripts.includes('katex-lib.js'), JSON.stringify(scripts));
   assert.equal(await page.evaluate(() => typeof self.AttentionLabKatex), 'undefined');
+
+  // seed 7: new numbers in the same formulas, patched into their templates (still no KaTeX)
+  const before = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] .math').dataset.tex);
+  const patched = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const field = lab.shadowRoot.querySelector('[data-testid="seed"]');
+    field.value = '7';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.updateComplete;
+    const box = lab.shadowRoot.querySelector('[data-testid=z2] .math');
+    return { tex: box.dataset.tex, rendered: box.dataset.rendered, annotation: box.querySelector('annotation').textContent,
+      mn: [...box.querySelectorAll('.katex-mathml mn')].map((n) => n.textContent).join(' '), html: box.querySelector('.katex-html').textContent };
+  });
+  assert.notEqual(patched.tex, before);
+  assert.equal(patched.rendered, patched.tex);
+  assert.equal(patched.annotation, patched.tex.slice(1));
+  const numbers = patched.tex.match(/\d+\.\d{4}/g);   // z(2)'s weights and entries, as the TeX has them
+  for (const n of numbers) {
+    assert.ok(patched.mn.split(' ').includes(n), `${n} in the MathML`);
+    assert.ok(patched.html.includes(n), `${n} in the HTML`);
+  }
+  assert.ok(!scripts.includes('katex-lib.js'), JSON.stringify(scripts));
 
   // d_out = 4: z(2) has four entries, a formula of a shape the build did not render
   await page.evaluate(async () => {
