@@ -6,11 +6,11 @@
 #include <chrono>
 #include <vector>
 
-#include "checks.h"  // engine/src: the rules for JS-number arguments
-#include "attn/generator.h"
-#include "attn/kernels.h"
-#include "attn/limits.h"
-#include "attn/modules.h"
+#include "rules/checks.h"  // the rules for JS-number arguments
+#include "core/generator.h"
+#include "core/kernels.h"
+#include "core/limits.h"
+#include "chapter/modules.h"
 
 namespace attn::bench {
 

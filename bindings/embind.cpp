@@ -1,5 +1,5 @@
 // The Embind layer: the JS API of bindings/API.md as conversions between JS values and the engine's
-// C++ calls (attn/request.h, attn/book.h, attn/lab.h, attn/bench.h). No logic lives here.
+// C++ calls (requests/request.h, replay/book.h, page/lab.h, attn/bench.h). No logic lives here.
 // Errors: every entry point answers its result, or for anything it cannot take an Error object
 // holding the engine's sentence, which bindings/loader.js throws. No C++ exception crosses into JS:
 // Emscripten 3.1.6 would hand JS only the exception's address (no message) and never free it.
@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "attn/bench.h"
-#include "attn/book.h"
-#include "attn/format.h"
-#include "attn/lab.h"
-#include "attn/limits.h"
-#include "attn/request.h"
-#include "attn/sections.h"
+#include "replay/book.h"
+#include "core/format.h"
+#include "page/lab.h"
+#include "core/limits.h"
+#include "requests/request.h"
+#include "page/sections.h"
 
 using emscripten::val;
 
@@ -76,7 +76,7 @@ val eval_request(const val& json) {
     return answer(attn::eval_request(json.as<std::string>()));
 }
 
-// The page's data path: one call per section and update (attn/sections.h).
+// The page's data path: one call per section and update (page/sections.h).
 val section_data(const val& json) {
     if (!json.isString()) {
         return failure("sectionData takes the request as a JSON string, e.g. JSON.stringify({section: 'temperature', inputs, d_out: 2})");
@@ -137,7 +137,7 @@ val run_print(const attn::lab::AttentionRun& run, const val& name) { return text
 
 val run_set_temperature(attn::lab::AttentionRun& run, double temperature) { return done(run.set_temperature(temperature)); }
 
-// --- training a few steps at a time (attn/request.h's TrainRun) ---
+// --- training a few steps at a time (requests/request.h's TrainRun) ---
 
 val train_start(attn::TrainRun& run, const val& json) {
     if (!json.isString()) return failure("start takes a train request as a JSON string, e.g. JSON.stringify({op: 'train', ...})");

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "attn/kernels.h"
+#include "core/kernels.h"
 #include "attn/bench.h"
-#include "attn/limits.h"
-#include "attn/request.h"
+#include "core/limits.h"
+#include "requests/request.h"
 
 namespace attn::bench {
 

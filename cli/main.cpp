@@ -5,10 +5,10 @@
 #include <malloc.h>
 #endif
 
-#include "attn/book.h"
-#include "attn/kernels.h"
-#include "attn/limits.h"
-#include "attn/request.h"
+#include "replay/book.h"
+#include "core/kernels.h"
+#include "core/limits.h"
+#include "requests/request.h"
 
 namespace {
 

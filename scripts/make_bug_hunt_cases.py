@@ -1,16 +1,18 @@
-"""Makes tests/fixtures/bug_hunt_cases.json: the bug hunt's planted mistakes (engine/include/attn/bug_hunt.h)
+"""Makes tests/fixtures/bug_hunt_cases.json: the bug hunt's planted mistakes (engine/src/replay/bug_hunt.h)
 run by PyTorch as a learner would write them, each beside the correct line, on the book's inputs and on
-other sizes. Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_bug_hunt_cases.py
+other sizes. Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_bug_hunt_cases.py [--out DIR]
 (the libblas.so.3 alternative must be OpenBLAS, as for make_reference_cases.py). The tests read the file.
 """
-import json, math, os
+import json, math, os, sys
 import torch
 import torch.nn as nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-OUT = os.path.join(HERE, "..", "tests", "fixtures", "bug_hunt_cases.json")
+# --out DIR writes into DIR instead: ./scripts/test compares a fresh run with the committed file.
+OUT_DIR = sys.argv[2] if sys.argv[1:2] == ["--out"] else os.path.join(HERE, "..", "tests", "fixtures")
+OUT = os.path.join(OUT_DIR, "bug_hunt_cases.json")
 BOOK = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]]
-P = 0.1  # attn/bug_hunt.h's kBugDropout
+P = 0.1  # replay/bug_hunt.h's kBugDropout
 
 
 def jnum(x):

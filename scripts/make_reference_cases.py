@@ -7,7 +7,7 @@ products come from the system BLAS: the libblas.so.3 alternative must be OpenBLA
 the reference machine; Debian's reference BLAS rounds them differently.
 Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers),
 tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them) and
-tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, attn/dk_experiment.h) and
+tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, replay/dk_experiment.h) and
 tests/fixtures/author_cases.json (the chapter's code on a course author's inputs of other sizes, as the
 <attention-lab> attributes give them: what print shows for each cell the page prints) and
 tests/fixtures/train_page_cases.json (the page's "Train it" task, web/src/sections/train.js, trained as
@@ -268,7 +268,7 @@ def format_cases():
 
 
 def dk_case(d_k, seed, n=8):
-    """The "why sqrt(d_k)" experiment exactly as engine/include/attn/dk_experiment.h writes it."""
+    """The "why sqrt(d_k)" experiment exactly as engine/src/replay/dk_experiment.h writes it."""
     torch.manual_seed(seed)
     queries = (torch.rand(n, d_k) * 2 - 1) * 3**0.5
     keys = (torch.rand(n, d_k) * 2 - 1) * 3**0.5

@@ -2,66 +2,22 @@
 // Chromium when named), through the cross-engine drivers of engines.test.js. batched.test.js checks
 // the same in Chromium in more detail. ATTN_ENGINES=firefox,webkit,chromium picks the engines.
 'use strict';
-const { describe, test, before, after } = require('node:test');
+const { describe } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, nativeEval, rowsOf } = require('./helpers');
-const { startSuiteServer } = require('./engines/server');
-
-const ENGINES = {
-  chromium: () => require('./engines/chromium'),
-  firefox: () => require('./engines/firefox'),
-  webkit: () => require('./engines/webkit'),
-};
-const chosen = process.env.ATTN_ENGINES ? process.env.ATTN_ENGINES.split(',').map((s) => s.trim()) : ['firefox', 'webkit'];
-for (const name of chosen) if (!ENGINES[name]) throw new Error(`ATTN_ENGINES names "${name}": use some of ${Object.keys(ENGINES).join(', ')}.`);
+const { drawnCellsInPage, CELLS, nativeEval, rowsOf } = require('./helpers');
+const { chosenEngines, engineChecks } = require('./engines/suite');
 
 const f32 = (v) => Math.fround(Number(v));
-// In the page: every drawn cell of a view (a selector inside the element's shadow root), with its
-// state and its computed colour's relative luminance.
-function cellsOf(selector) {
-  const lum = (css) => {
-    const m = css.match(/\d+(\.\d+)?/g);
-    if (!m) return null;
-    const [r, g, b] = m.slice(0, 3).map((x) => { const s = Number(x) / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const root = document.querySelector('attention-lab').shadowRoot;
-  return [...root.querySelectorAll(`${selector} td.mv-cell`)].map((td) => {
-    const cs = getComputedStyle(td);
-    return { i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent, linked: td.dataset.linked || null,
-      opacity: td.style.opacity, cls: td.className, lum: lum(cs.backgroundColor), look: `${cs.backgroundImage}|${cs.backgroundColor}|${cs.textDecorationLine}` };
-  });
-}
 const grid = (cells) => { const rows = []; for (const c of cells) (rows[c.i] ||= [])[c.j] = c; return rows; };
-const cellsIn = (driver, selector) => driver.evaluate(cellsOf, selector);
+const cellsIn = (driver, selector) => driver.evaluate(drawnCellsInPage, selector);
 
-for (const name of chosen) {
+for (const name of chosenEngines(['firefox', 'webkit'])) {
   describe(name, () => {
-    let driver, server, startError;
-    let seen = 0;
-    before(async () => {
-      try { driver = await ENGINES[name]().launch(); } catch (e) { startError = e; }
-      server = await startSuiteServer({ recorder: driver ? driver.recordsInPage : false });
-    });
-    after(async () => {
-      if (driver) await driver.close();
-      if (server) await server.close();
-    });
-    test(`${name} starts`, (t) => {
-      if (startError) throw new Error(`${name} did not start, so its checks are skipped: ${startError.message}`);
-      t.diagnostic(driver.version);
-    });
-    const check = (title, fn) => test(`${name}: ${title}`, async (t) => {
-      if (!driver) { t.skip(`${name} did not start (see "${name} starts")`); return; }
-      seen = (await driver.problems()).length;
-      await fn(t);
-      assert.deepEqual((await driver.problems()).slice(seen), [], `${name} reported problems`);
-    });
+    let driver, server;
+    const check = engineChecks(name, (started) => ({ driver, server } = started));
     const open = async (query) => {
       const url = `${server.url}${query}`;
       if (driver.url === url) return;
-      // leaving a page while KaTeX's fonts still download makes Firefox report each aborted download
-      if (driver.url) await driver.evaluate(() => document.fonts.ready.then(() => true));
       await driver.open(url);
       await driver.waitForLab();
     };

@@ -8,27 +8,18 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
-const { ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf } = require('./helpers');
+const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
 after(async () => { await browser.close(); await server.close(); });
 
-// The cells of the view matched by selector in the element's shadow root, as the page draws them.
-const drawnCells = (page, selector) => page.evaluate((sel) => {
-  const root = document.querySelector('attention-lab').shadowRoot;
-  return [...root.querySelectorAll(`${sel} td.mv-cell`)].map((td) => ({ i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent,
-    linked: td.dataset.linked || null, opacity: td.style.opacity, bg: getComputedStyle(td).backgroundColor, cls: td.className }));
-}, selector);
+const drawnCells = (page, selector) => page.evaluate(drawnCellsInPage, selector);
 const grid = (cells) => { const rows = []; for (const c of cells) (rows[c.i] ||= [])[c.j] = c; return rows; };
 const f32 = (v) => Math.fround(Number(v));
 const sameValues = (cells, golden, what) => {
   assert.equal(cells.length, golden.values.length, `${what} draws every value`);
   for (const c of cells) assert.equal(f32(c.value), f32(golden.values[c.i * golden.shape[1] + c.j]), `${what}[${c.i}, ${c.j}]`);
-};
-const luminance = (css) => {
-  const [r, g, b] = css.match(/\d+(\.\d+)?/g).slice(0, 3).map((x) => { const s = Number(x) / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 };
 
 test('the batched product is drawn: attn_weights · inputs = all_context_vecs, an output row links its weights and every input row, weighted', async () => {
@@ -46,8 +37,8 @@ test('the batched product is drawn: attn_weights · inputs = all_context_vecs, a
   assert.equal(await page.locator(`${views.b} .mv-legend`).count(), 0);
   assert.equal(await page.locator(`${views.c} .mv-legend`).count(), 1);
   const inBg = await drawnCells(page, views.b), outBg = await drawnCells(page, views.c);
-  const lumOf = (cells, v) => cells.filter((c) => Math.abs(Number(c.value) - v) < 0.004).map((c) => luminance(c.bg));
-  for (const c of inBg) for (const l of lumOf(outBg, Number(c.value))) assert.ok(Math.abs(l - luminance(c.bg)) < 0.03, `inputs ${c.value} and an output as large look alike`);
+  const lumOf = (cells, v) => cells.filter((c) => Math.abs(Number(c.value) - v) < 0.004).map((c) => c.lum);
+  for (const c of inBg) for (const l of lumOf(outBg, Number(c.value))) assert.ok(Math.abs(l - c.lum) < 0.03, `inputs ${c.value} and an output as large look alike`);
 
   // hovering output row 2 (journey): row 2 of the weights and all six input rows are linked, nothing else
   await page.locator(`${views.c} td[data-row="1"][data-col="0"]`).hover();
@@ -228,7 +219,7 @@ test('honest colour: in every α map a row spanning ≥ 0.05 spans ≥ 0.25 in l
       const values = live.map((c) => Number(c.value));
       if (Math.max(...values) - Math.min(...values) < 0.05) continue;
       const lo = live[values.indexOf(Math.min(...values))], hi = live[values.indexOf(Math.max(...values))];
-      assert.ok(luminance(lo.bg) - luminance(hi.bg) >= 0.25, `${sel} row ${lo.i + 1}: ${lo.value} (${lo.bg}) vs ${hi.value} (${hi.bg})`);
+      assert.ok(lo.lum - hi.lum >= 0.25, `${sel} row ${lo.i + 1}: ${lo.value} (${lo.bg}) vs ${hi.value} (${hi.bg})`);
       checkedRows++;
     }
   }
@@ -236,7 +227,7 @@ test('honest colour: in every α map a row spanning ≥ 0.05 spans ≥ 0.25 in l
   // the book's α (all 36 weights within 0.09–0.23): journey's row shows its largest weight darkest
   const heat = grid(await drawnCells(page, '[data-testid=weights-heatmap]'));
   const row2 = heat[1].map((c) => Number(c.value));
-  assert.equal(heat[1].map((c) => luminance(c.bg)).indexOf(Math.min(...heat[1].map((c) => luminance(c.bg)))), row2.indexOf(Math.max(...row2)));
+  assert.equal(heat[1].map((c) => c.lum).indexOf(Math.min(...heat[1].map((c) => c.lum))), row2.indexOf(Math.max(...row2)));
   // the legends say the scale is per row
   for (const id of ['weights-heatmap', 'temperature-heatmap']) assert.match(await page.locator(`[data-testid=${id}] .mv-legend`).textContent(), /row min.*row max/);
   // the causal pair and the dropout map: one legend each, not one per map

@@ -4,16 +4,13 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
+const { drawnCellsInPage, CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
 after(async () => { await browser.close(); await server.close(); });
 
-const drawnCells = (page, selector) => page.evaluate((sel) => {
-  const root = document.querySelector('attention-lab').shadowRoot;
-  return [...root.querySelectorAll(`${sel} td.mv-cell`)].map((td) => ({ i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent }));
-}, selector);
+const drawnCells = (page, selector) => page.evaluate(drawnCellsInPage, selector);
 
 test('§3.4 draws x, W_q/W_k/W_v, q, k, v, scores, weights and z with the engine\'s values', async () => {
   const { page, problems } = await newPage(browser.context);

@@ -156,4 +156,23 @@ async function letStepperThrough(page) {
   await page.locator('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
 }
 
-module.exports = { letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+// Runs in the page (page.evaluate, or a cross-engine driver's evaluate): every drawn cell of the matrix
+// views matched by selector in the element's shadow root, with its state, its background colour and that
+// colour's relative luminance (WCAG), for the colour checks.
+function drawnCellsInPage(selector) {
+  const luminance = (css) => {
+    const m = css.match(/\d+(\.\d+)?/g);
+    if (!m) return null;
+    const [r, g, b] = m.slice(0, 3).map((x) => { const s = Number(x) / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const root = document.querySelector('attention-lab').shadowRoot;
+  return [...root.querySelectorAll(`${selector} td.mv-cell`)].map((td) => {
+    const cs = getComputedStyle(td);
+    return { i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent, linked: td.dataset.linked || null,
+      opacity: td.style.opacity, cls: td.className, bg: cs.backgroundColor, lum: luminance(cs.backgroundColor),
+      look: `${cs.backgroundImage}|${cs.backgroundColor}|${cs.textDecorationLine}` };
+  });
+}
+
+module.exports = { drawnCellsInPage, letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

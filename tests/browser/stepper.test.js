@@ -3,10 +3,12 @@
 // 390×844, back restores every state, a 'stepgate' listener can hold the step of ω₂₂, and the section
 // names scaled dot-product attention with its pipeline of shapes. Plus what a learner found: the full
 // value's tooltip is never cut, linked hovers look unlike a step's outlines, column heads are whole,
-// negative operands are written "(−…)", "1 entry".
+// negative operands are written "(−…)", "1 entry"; every matrix view is fitted again after a resize
+// and after a host font that came late.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
+const fs = require('node:fs');
 const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
 
 let browser, server;
@@ -56,6 +58,29 @@ function stepperState() {
 }
 const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
 const state = async (page) => { await frames(page); return page.evaluate(stepperState); };
+
+// In the page: every drawn matrix view (the editor opened), each section measured on screen (off screen
+// it is not laid out: content-visibility), as key -> its fit, label stride and head texts, and the heads
+// whose text is cut by their box (a "!" after it).
+async function matrixHeads() {
+  const root = document.querySelector('attention-lab').shadowRoot;
+  const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? requestAnimationFrame(tick) : done()); tick(); });
+  root.querySelector('details.editor').open = true;
+  const out = {};
+  for (const region of [root.querySelector('details.editor'), ...root.querySelectorAll('.section')]) {
+    region.scrollIntoView({ block: 'start' });
+    await frames(6);   // laid out, and the views refitted to their new width (a resize observed, then a frame)
+    await document.querySelector('attention-lab').updateComplete;
+    region.querySelectorAll('.mv').forEach((mv, i) => {
+      if (!mv.checkVisibility()) return;
+      const text = (th) => `${th.textContent}${!mv.dataset.labelStride && th.scrollWidth > th.clientWidth ? '!' : ''}`;
+      out[`${region.dataset.section || 'editor'} ${i} ${mv.dataset.matrix}`] = `fit ${mv.dataset.fit} stride ${mv.dataset.labelStride || 1} | `
+        + `${[...mv.querySelectorAll('th.mv-col')].map(text).join(',')} | ${[...mv.querySelectorAll('th.mv-row')].map(text).join(',')}`;
+    });
+  }
+  scrollTo(0, 0);
+  return out;
+}
 
 for (const [width, height] of [[1280, 900], [390, 844]]) {
   test(`at ${width}×${height} the stepper builds z(2) up, each step's operands and result fit the window, and back restores every state`, async () => {
@@ -185,7 +210,7 @@ test('the shapes and words follow the inputs: d_out = 1 says "1 entry", negative
   assert.deepEqual(problems, []);
 });
 
-test('hover highlights look unlike the step’s outlines; the full value’s tooltip is never cut; column heads are whole at 1280 px', async () => {
+test('hover highlights look unlike the step’s outlines; the full value’s tooltip is never cut; column heads are whole at 1280 px in every matrix drawing', async () => {
   for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
     const { page, problems } = await open(viewport);
     await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper] [data-testid=step-next]').scrollIntoView());
@@ -220,13 +245,59 @@ test('hover highlights look unlike the step’s outlines; the full value’s too
       assert.match(tip.text, pass === 'pending' ? /context_vec\[journey, d2\]: not computed yet/ : /context_vec\[journey, d2\] = 0\.82/);
     }
     if (viewport.width === 1280) {
-      // §3.4.1's drawings (the editor's preview and the two heads of §3.6, side by side, still abbreviate)
-      const heads = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('[data-section=step-by-step] th.mv-col')]
-        .filter((th) => th.getAttribute('title')).map((th) => [th.textContent, th.getAttribute('title'), th.closest('[data-matrix]').dataset.matrix]));
-      for (const [shown, full, matrix] of heads) assert.equal(shown, full, `a column head of ${matrix} is cut at 1280 px`);
+      // every matrix drawing of the page, the editor's preview, §3.6's two heads and the train map
+      // included, each laid out on screen: its column and row heads whole (a view of many columns labels
+      // every n-th one, data-label-stride, and is not counted)
+      const views = await page.evaluate(matrixHeads);
+      const words = /Your|journey|starts|with|one|step/;
+      const withWords = Object.entries(views).filter(([, heads]) => words.test(heads) && !/stride [2-9]/.test(heads));
+      assert.ok(withWords.length >= 20 && ['editor ', 'multi-head ', 'train '].every((k) => withWords.some(([v]) => v.startsWith(k))), withWords.map(([v]) => v).join('; '));
+      for (const [view, heads] of withWords) assert.doesNotMatch(heads, /…|!/, `a head of ${view} is cut at 1280 px`);
     }
     assert.deepEqual(problems, []);
   }
+});
+
+test('every matrix view is fitted again after a resize 1280 → 390 → 1280: as a page opened at that width, no head cut', async () => {
+  const fresh = {};
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const { page } = await open(viewport);
+    fresh[viewport.width] = await page.evaluate(matrixHeads);
+    await page.close();
+  }
+  const { page, problems } = await open({ width: 1280, height: 900 });
+  for (const [width, height] of [[1280, 900], [390, 844], [1280, 900]]) {
+    await page.setViewportSize({ width, height });
+    const now = await page.evaluate(matrixHeads);
+    assert.ok(Object.keys(now).length > 25, `${Object.keys(now).length} views at ${width} px`);
+    assert.ok(Object.keys(now).some((k) => k.startsWith('train ')) && Object.keys(now).some((k) => k.startsWith('editor ')), Object.keys(now).join('; '));
+    for (const [view, heads] of Object.entries(now)) assert.doesNotMatch(heads, /!/, `a head of ${view} is cut at ${width} px`);
+    assert.deepEqual(now, fresh[width], `after the resize to ${width} px, the views are fitted as on a page opened at ${width} px`);
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('a host font that arrives late: the heads are measured again in it, none cut', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 480, height: 900 });
+  // the host's font (DejaVu Serif Bold, 125 %: wider than the page's) answered 3 s late, a slow network
+  await page.route('**/late-font.ttf', async (route) => {
+    await new Promise((r) => setTimeout(r, 3000));
+    await route.fulfill({ contentType: 'font/ttf', body: fs.readFileSync('/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf') });
+  });
+  await page.route('**/late-font.html', (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><meta charset="utf-8"><title>late font</title><link rel="icon" href="data:,"><style>@font-face { font-family: "Late Wide"; src: url(late-font.ttf); size-adjust: 125%; } attention-lab { --attention-lab-font: "Late Wide", sans-serif; }</style><main><attention-lab section="multi-head"></attention-lab></main><script src="attention-lab.js"></script></html>` }));
+  await page.goto(`${server.url}late-font.html`, { waitUntil: 'commit' });   // (the load event waits for the font)
+  const heads = () => page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('[data-testid=head-1-heatmap] th.mv-col')]
+    .map((th) => `${th.textContent}${th.scrollWidth > th.clientWidth ? '!' : ''}`).join(','));
+  await page.waitForFunction(() => document.querySelector('attention-lab')?.shadowRoot?.querySelector('[data-testid=head-1-heatmap] th.mv-col[data-col="5"]')?.textContent);
+  assert.equal(await page.evaluate(() => [...document.fonts].find((f) => f.family.includes('Late Wide')).status), 'loading', 'drawn before the font came');
+  await page.evaluate(() => document.fonts.ready);
+  await settle(page);
+  await frames(page);
+  const late = await heads();
+  assert.doesNotMatch(late, /!/, `a head is cut in the font that came late: ${late}`);
+  assert.match(late, /^Your,jour?…,/, late);   // at 480 px "journey" does not fit in the wide font
+  assert.deepEqual(problems, []);
 });
 
 test('predict, then see: the stepper holds before ω₂₂ until its question is answered, and says why', async () => {

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attn/request.h"
+#include "requests/request.h"
 
 inline std::string read_fixture(const std::string& name) {
     std::ifstream in(std::string(ATTN_FIXTURES_DIR) + "/" + name, std::ios::binary);

@@ -1,11 +1,11 @@
-// The bug hunt's pairs (attn/bug_hunt.h) against PyTorch (tests/fixtures/bug_hunt_cases.json, written by
+// The bug hunt's pairs (replay/bug_hunt.h) against PyTorch (tests/fixtures/bug_hunt_cases.json, written by
 // scripts/make_bug_hunt_cases.py): each planted mistake and its correct line, the same print and the same
 // numbers, on the book's inputs and other sizes; the section's cells and exercise 3.1's choices.
 #include <catch2/catch.hpp>
 
-#include "attn/bug_hunt.h"
-#include "attn/request.h"
-#include "attn/sections.h"
+#include "replay/bug_hunt.h"
+#include "requests/request.h"
+#include "page/sections.h"
 #include "fixtures.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// One validation layer (engine/src/checks.h): `eval` and the page's entry points apply the same
+// One validation layer (engine/src/rules/checks.h): `eval` and the page's entry points apply the same
 // rules with the same sentences, and the C++ modules throw them too. The sizes of the review's
 // GPT-2-small request are accepted by MultiHeadAttention's size rules, which once multiplied the
 // projections by num_heads as only MultiHeadAttentionWrapper's need.
@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <string>
 
-#include "../../engine/src/checks.h"
-#include "attn/generator.h"
-#include "attn/lab.h"
-#include "attn/limits.h"
-#include "attn/modules.h"
-#include "attn/request.h"
+#include "rules/checks.h"
+#include "core/generator.h"
+#include "page/lab.h"
+#include "core/limits.h"
+#include "chapter/modules.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 using nlohmann::json;

@@ -1,11 +1,11 @@
-// The "why √d_k" experiment (attn/dk_experiment.h) against PyTorch (tests/fixtures/dk_cases.json,
+// The "why √d_k" experiment (replay/dk_experiment.h) against PyTorch (tests/fixtures/dk_cases.json,
 // made by scripts/make_reference_cases.py): the draws, the scores, their spread and both softmaxes.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 
-#include "attn/dk_experiment.h"
-#include "attn/format.h"
+#include "replay/dk_experiment.h"
+#include "core/format.h"
 #include "fixtures.h"
 
 using nlohmann::json;

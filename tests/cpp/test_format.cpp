@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "attn/format.h"
-#include "../../engine/src/json_out.h"
+#include "core/format.h"
+#include "requests/json_out.h"
 #include "fixtures.h"
 
 using attn::Tensor;

@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "attn/generator.h"
-#include "attn/modules.h"
+#include "core/generator.h"
+#include "chapter/modules.h"
 
 TEST_CASE("MT19937 matches the reference generator's outputs", "[generator]") {
     attn::Generator gen(5489);  // the reference seed; its 1st and 10000th outputs are published

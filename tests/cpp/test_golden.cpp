@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "attn/book.h"
-#include "attn/request.h"
+#include "replay/book.h"
+#include "requests/request.h"
 #include <map>
 #include "fixtures.h"
 

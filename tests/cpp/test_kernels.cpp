@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "attn/generator.h"
-#include "attn/kernels.h"
-#include "attn/modules.h"
-#include "attn/pytorch_cpu.h"
-#include "attn/tensor.h"
+#include "core/generator.h"
+#include "core/kernels.h"
+#include "chapter/modules.h"
+#include "core/pytorch_cpu.h"
+#include "core/tensor.h"
+#include "rules/checks.h"
 
 namespace {
 
@@ -273,7 +274,7 @@ TEST_CASE("MultiHeadAttention's fused path matches its materialised path under e
     const std::string was_active = attn::kernels::active().name;
     for (const KernelTable* k : attn::kernels::available()) {
         REQUIRE(attn::kernels::select(k->name).empty());
-        for (int64_t T : {attn::kFusedMinTokens, attn::kFusedMinTokens + 37}) {
+        for (int64_t T : {attn::checks::kFusedMinTokens, attn::checks::kFusedMinTokens + 37}) {
             attn::Generator gen(789);
             const attn::MultiHeadAttention mha(24, 36, 512, 0.0, 3, true, gen);
             attn::Tensor x = attn::Tensor::zeros({2, T, 24});
@@ -335,7 +336,7 @@ TEST_CASE("fma_round_once rounds a*b + c once, also where a double in between wo
 }
 
 #if defined(__wasm_simd128__)
-#include "../../engine/src/kernels/wasm_simd/fma_f32x4.h"
+#include "core/fma_f32x4.h"
 
 TEST_CASE("wasm_simd's fma_f32x4 gives fma_round_once's bits", "[kernels]") {
     const std::vector<std::array<float, 3>> cases = fma_operands();

@@ -1,13 +1,13 @@
-// The work bound (attn/limits.h, engine/src/checks.cpp) and the request text's own checks: the sizes of
+// The work bound (core/limits.h, engine/src/rules/checks.cpp) and the request text's own checks: the sizes of
 // the security review's slow requests are refused with a sentence naming the bound, the largest
 // sizes of each op are still accepted, unknown fields are compared by exact name, and NUL or
 // trailing bytes are errors.
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "../../engine/src/checks.h"
-#include "attn/limits.h"
-#include "attn/request.h"
+#include "rules/checks.h"
+#include "core/limits.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 using nlohmann::json;

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <string>
 
-#include "attn/request.h"
-#include "attn/tensor.h"
+#include "requests/request.h"
+#include "core/tensor.h"
 
 namespace {
 

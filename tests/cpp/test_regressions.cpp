@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "attn/request.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 TEST_CASE("every kept fuzzer input gets a well-formed answer", "[eval][regressions]") {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "attn/request.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 using nlohmann::json;

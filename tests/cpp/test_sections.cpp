@@ -5,9 +5,9 @@
 #include <map>
 #include <set>
 
-#include "attn/modules.h"
-#include "attn/request.h"
-#include "attn/sections.h"
+#include "chapter/modules.h"
+#include "requests/request.h"
+#include "page/sections.h"
 #include "fixtures.h"
 
 namespace {

@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "../../engine/src/checks.h"
-#include "attn/limits.h"
-#include "attn/request.h"
+#include "rules/checks.h"
+#include "core/limits.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 using nlohmann::json;

@@ -3,10 +3,10 @@
 // backward pieces that the reference cases alone would not pin down.
 #include <catch2/catch.hpp>
 
-#include "attn/autograd.h"
-#include "attn/optim.h"
-#include "attn/pytorch_cpu.h"
-#include "attn/request.h"
+#include "chapter/autograd.h"
+#include "chapter/optim.h"
+#include "core/pytorch_cpu.h"
+#include "requests/request.h"
 #include "fixtures.h"
 
 using nlohmann::json;

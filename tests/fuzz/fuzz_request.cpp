@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "attn/request.h"
+#include "requests/request.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const attn::EvalResult r = attn::eval_request(std::string(reinterpret_cast<const char*>(data), size));

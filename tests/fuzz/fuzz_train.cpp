@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attn/request.h"
+#include "requests/request.h"
 
 namespace {
 

@@ -10,8 +10,8 @@ const chapter = fixture("chapter3.json").cells;
 const cases = fixture("reference_cases.json").cases;
 
 // Requests that reach the kernel table, whose rounding is each back end's own: MultiHeadAttention's
-// fused kernel for long sequences without dropout (kFusedMinTokens in engine/include/attn/modules.h)
-// and products of more than kExactProductWork multiply-adds (engine/include/attn/tensor.h).
+// fused kernel for long sequences without dropout (kFusedMinTokens in engine/src/rules/checks.h)
+// and products of more than kExactProductWork multiply-adds (engine/src/core/tensor.h).
 const kExactProductWork = 1 << 16;
 const shapeOf = (x) => (Array.isArray(x) ? [x.length, ...shapeOf(x[0])] : []);
 const kernelPath = (r) => {

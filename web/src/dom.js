@@ -2,13 +2,13 @@
 // words can never become markup. Updates patch the tree in place (morph), so unchanged text,
 // rendered math and keyboard focus survive a recompute.
 import { tex, renderMath } from './math.js';
-import { drawWhenSeen, dropDraws } from './views/dom.js';
+import { drawWhenSeen, dropDraws } from './views/nodes.js';
 import { pythonFixed } from './views/format.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
-// so the page and its drawings build nodes one way.
-export { el as h } from './views/dom.js';
-import { el as h } from './views/dom.js';
+// so the page and its drawings build nodes one way; setText and uid have their one home there too.
+export { el as h, setText, uid } from './views/nodes.js';
+import { el as h } from './views/nodes.js';
 // The math (its own module, web/src/math.js), here too for the modules that import it from dom.js.
 export { tex, renderMath, drainMath, loadKatex, deferMath } from './math.js';
 
@@ -87,7 +87,7 @@ function patch(t, s) {
   for (const { name } of [...t.attributes]) if (!s.hasAttribute(name) && !learnerOwns(t, name)) t.removeAttribute(name);
   for (const { name, value } of s.attributes) {
     if (t.getAttribute(name) === value || learnerOwns(t, name)) continue;
-    if (name === 'style') t.style.cssText = value;   // the CSSOM (views/dom.js's el): no style attribute for a CSP to refuse
+    if (name === 'style') t.style.cssText = value;   // the CSSOM (views/nodes.js's el): no style attribute for a CSP to refuse
     else t.setAttribute(name, value);
   }
   morph(t, s);
@@ -96,10 +96,6 @@ function patch(t, s) {
 // State the learner sets by hand, which an update leaves as it is: a listing opened stays open.
 const learnerOwns = (el, name) => name === 'open' && el.tagName === 'DETAILS';
 
-// Sets an element's text only when it differs (no mutation, no live-region announcement otherwise).
-export function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
 
 // A paragraph from mixed parts: strings stay text, ['$', tex] parts become math.
 export function para(...parts) {
@@ -120,7 +116,3 @@ export function codeCell(python, output, extra = {}) {
   return h('figure', { class: 'cell' }, pythonCode(python),
     h('pre', { class: 'out', 'data-testid': extra.testid, 'data-cell': extra.cell, text: output }));
 }
-
-// A fresh id for aria links; unique per document even with several elements on one page.
-let idCounter = 0;
-export const uid = (stem) => `al-${stem}-${++idCounter}`;

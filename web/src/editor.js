@@ -4,7 +4,7 @@
 // typing in it, never a prefix typed on the way. Beside the fields, the attention weights these
 // inputs give (§3.4.1's, from the engine), so an edit shows its effect where the learner is typing.
 import { h, para, uid } from './dom.js';
-import { SEED_RULE, LIMITS, parseValue, parseWord, parseSeed, parseDOut, resizeState } from './model.js';
+import { SEED_RULE, LIMITS, parseValue, parseWord, parseSeed, parseDOut, resizeState } from './inputs.js';
 import { matrixView } from './views/index.js';
 
 const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;

@@ -10,19 +10,19 @@ import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-u
 import { h, para, drainMath, renderMath, deferMath } from './dom.js';
 import { katexFrom } from './math.js';
 import { loadEngine, sectionData } from './engine.js';
-import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './model.js';
+import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
 import { nextTask, nextFrame } from './tasks.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
-import { drawingSettled } from './views/dom.js';
+import { drawingSettled } from './views/nodes.js';
 import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
 import LEARN_CSS from './learn/learn.css';
 import { learnHub, exercisesOn } from './learn/index.js';
 
-// The author's example (model.js's stateFromAttributes reads them); a change rebuilds the element.
+// The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
 
 const THEMES = new Set(['auto', 'light', 'dark']);

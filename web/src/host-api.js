@@ -1,7 +1,7 @@
 // What a host page's script sees of <attention-lab> (docs/embedding.md, "For host pages"): properties that mirror
 // the attributes, el.state / el.results as plain arrays, the attention-lab-change event's detail, and
 // the rule that keeps the learner's edits when the host changes one attribute.
-import { inputRows } from './model.js';
+import { inputRows } from './inputs.js';
 
 // property -> attribute. Strings stay strings; numbers and arrays are written as their text/JSON.
 const STRING_PROPERTIES = { section: 'section', theme: 'theme', engine: 'engine' };

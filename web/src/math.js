@@ -5,7 +5,7 @@
 import { nextTask } from './tasks.js';
 import { loadScript } from './trusted.js';
 import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
-import { el as h } from './views/dom.js';
+import { el as h } from './views/nodes.js';
 import { MATH_TEMPLATES } from './math-templates.js';
 
 // Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not

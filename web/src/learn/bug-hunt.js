@@ -1,9 +1,9 @@
 // Section "bug-hunt": the engine runs causal self-attention on the learner's inputs with one planted
-// mistake (bugs.js; attn/bug_hunt.h computes it), and the learner names it from the drawings, the prints
+// mistake (bugs.js; replay/bug_hunt.h computes it), and the learner names it from the drawings, the prints
 // and the difference from the correct result. Feedback shows the wrong line beside the right one;
 // "Another bug" starts the next round. The rounds and the score are kept with the learner's progress.
 import { h, para, place, pythonCode } from '../dom.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, show, errorNote } from '../sections/common.js';
 import { matrixView } from '../views/index.js';
 import { BUGS, bugByKey, evidence } from './bugs.js';

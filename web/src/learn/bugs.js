@@ -1,4 +1,4 @@
-// The bug hunt's planted mistakes (the engine's attn/bug_hunt.h kBugNames): what each option says,
+// The bug hunt's planted mistakes (the engine's replay/bug_hunt.h kBugNames): what each option says,
 // the wrong line beside the right one, and what it does to the numbers. Every sentence that states a
 // number reads it from the engine's answer (evidence()); the catalogue itself holds only words and code.
 import { fixed4 } from '../dom.js';   // the float's digits, rounded as Python rounds (one home)

@@ -3,7 +3,7 @@
 // prints), 3.2 (the d_out that gives 2-dimensional context vectors: the engine runs the wrapper with it)
 // and 3.3 (GPT-2 small's parameter count, before it is printed).
 import { h, uid, place, morph, fixed4 } from '../dom.js';
-import { seedFor, inputRows } from '../model.js';
+import { seedFor, inputRows } from '../inputs.js';
 import { predictPrompt } from './prompt.js';
 
 const SLOTS = ['W_query', 'W_key', 'W_value'];

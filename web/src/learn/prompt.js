@@ -3,7 +3,7 @@
 // computed for the current inputs. The section hands the expected value to update() on every edit,
 // so the grade and the revealed value always follow the inputs; nothing here knows a number.
 import { h, uid, morph, renderMath, place, setText } from '../dom.js';
-import { setAttr } from '../views/dom.js';
+import { setAttr } from '../views/nodes.js';
 
 // Attribute changes only where they differ: an update that changes nothing touches no node.
 const toggleAttr = (el, name, on) => { if (el.hasAttribute(name) !== on) el.toggleAttribute(name, on); };

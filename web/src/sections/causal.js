@@ -3,7 +3,7 @@
 import { h, para, codeCell, place } from '../dom.js';
 import { matrixView, shortestFloat32 } from '../views/index.js';
 import { sharedLegend } from '../views/legend.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 import { causalPrompts } from '../learn/prompts.js';

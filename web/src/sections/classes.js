@@ -1,7 +1,7 @@
 // Section "classes" (§3.4.2): Listings 3.1 and 3.2 next to their outputs as PyTorch prints them,
 // v1's row 2 marked as z(2), and exercise 3.1.
 import { h, para } from '../dom.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, show } from './common.js';
 import { placeNote } from './order.js';
 import LISTING_3_1 from '../../../book/listings/listing_3_1.py';

@@ -2,7 +2,7 @@
 // and exercise 3.3 timed in a Web Worker, which is started only when the learner runs the timing.
 import { h, para, codeCell, uid, place, setText } from '../dom.js';
 import { startEngineWorker } from '../engine.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, listing, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
 import { exercise32, exercise33 } from '../learn/exercises.js';

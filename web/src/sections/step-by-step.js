@@ -5,7 +5,7 @@
 // computes it. Every number is the engine's; the views are built once and updated in place, so focus
 // and the step survive an edit.
 import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
-import { BOOK_D_OUT, seedFor } from '../model.js';
+import { BOOK_D_OUT, seedFor } from '../inputs.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { placeNote } from './order.js';
 import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';

@@ -11,7 +11,7 @@
 // order, and only attention to the previous position can produce it. CausalAttention (§3.5) because a
 // previous-token head is what GPT-style models learn; token 1, with nothing before it, copies itself.
 import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun } from '../engine.js';

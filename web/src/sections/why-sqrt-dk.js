@@ -1,9 +1,9 @@
 // Section "why-sqrt-dk" (issue 12 item 5): why §3.4.1 divides the scores by √d_k. The engine draws 8
-// random queries and keys of d_k numbers, as PyTorch would (attn/dk_experiment.h), and returns their
+// random queries and keys of d_k numbers, as PyTorch would (replay/dk_experiment.h), and returns their
 // 8×8 scores, query 1's softmax with and without the scaling, and the same experiment at d_k = 2 ... 1024
 // for the plots. The conclusion sentence is written from those numbers.
 import { h, para, uid, codeCell, fixed4, place, setText } from '../dom.js';
-import { seedFor } from '../model.js';
+import { seedFor } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { linePlot, fixed } from '../views/index.js';
 

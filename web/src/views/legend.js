@@ -1,7 +1,7 @@
 // One legend for several matrix views drawn on the same scale (create those with legend: false), so
 // maps meant to be compared are read with one key: the ramp, what its ends mean, and the cells that
 // carry no colour of the scale (masked future, dropped by dropout).
-import { el, setText } from './dom.js';
+import { el, setText } from './nodes.js';
 import { scaleFor, cssRgb, themedStops } from './color.js';
 import { fixed } from './format.js';
 

@@ -2,17 +2,40 @@
 // full value on hover and focus. Every cell carries data-row, data-col (from 0) and data-value (the
 // engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
 // It draws what it is given: no engine calls, no number it did not receive.
-import { el, setAttr, setText, uid, measureThenWrite, drawWhenSeen } from './dom.js';
+import { el, setAttr, setText, uid, measureThenWrite, drawWhenSeen } from './nodes.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 
 const CELL_MAX_EM = 4.4;           // cells never grow wider than this (views.css): a 2-column matrix stays compact
 const MONO_CHAR_EM = 0.62;         // width of one monospace digit, in ems of the cell's font
 
-// Text that fits in `em` ems: the label itself, or its first characters and an ellipsis.
-function abbreviate(label, em) {
-  const chars = Math.max(2, Math.floor(em / 0.58));
-  return label.length <= chars ? label : `${label.slice(0, chars - 1)}…`;
+// A text's width in px in a CSS font, measured by a canvas (no layout), remembered per font and text.
+// No canvas (a DOM without one): an estimate, 0.58 em a character.
+const textWidths = new Map();
+let textCanvas;
+function textWidth(text, font, fontPx) {
+  const key = `${font}\u0000${text}`;
+  let width = textWidths.get(key);
+  if (width === undefined) {
+    if (textCanvas === undefined) textCanvas = document.createElement('canvas').getContext('2d');
+    if (textCanvas) { textCanvas.font = font; width = textCanvas.measureText(text).width; } else width = text.length * 0.58 * fontPx;
+    if (textWidths.size > 4000) textWidths.clear();   // a learner typing words: prefixes on prefixes
+    textWidths.set(key, width);
+  }
+  return width;
+}
+
+function forgetWidths(font) {
+  for (const key of textWidths.keys()) if (key.startsWith(`${font}\u0000`)) textWidths.delete(key);
+}
+
+// Text that fits in px pixels in the heads' font: the label itself when it does, else its first
+// characters (at least one) and an ellipsis. 1 px to spare: the canvas and the layout may round apart.
+function abbreviate(label, px, font, fontPx) {
+  if (textWidth(label, font, fontPx) <= px - 1) return label;
+  let n = label.length - 1;
+  while (n > 1 && textWidth(`${label.slice(0, n)}…`, font, fontPx) > px - 1) n--;
+  return `${label.slice(0, n)}…`;
 }
 
 // (rows, cols) of a 1-D or 2-D shape: a vector is drawn as one row.
@@ -230,10 +253,26 @@ export function matrixView(data, options = {}) {
   // The room the view may take: its container's width, kept by a ResizeObserver, so that drawing an
   // edit reads no layout and the cells are fitted before the browser lays them out, once. (A read
   // after the writes would lay the view out, and the fit's writes would lay it out again.) A view that
-  // grows with its container (a flex item with flex-grow) watches its own width, which then does not
-  // depend on its cells; one in a grid, whose area is not its parent, measures itself, as every view
-  // does until the first report. A container whose width follows its views is still right a frame later.
+  // grows with its container (a flex item with flex-grow) or sits in a grid (whose area is not its
+  // parent) watches its own width, which then does not depend on its cells (the fit changes no width).
+  // Every view measures itself until the first report. A container whose width follows its views is
+  // still right a frame later.
   let room = 0, fontPx = 16, roomOf = null, roomParent = null, roomWatch = null;
+  // The heads' font, read once they are styled: the labels are measured in it, in bold (a highlighted
+  // head is bold, views.css), so that a label that fits stays whole when its row or column is outlined.
+  let headFont = null, headPx = 12.8, lastWholePx = 0;
+  function readHeadFont() {
+    const th = colHeads[0] || rowHeads[0];
+    const style = th && th.isConnected ? getComputedStyle(th) : null;
+    if (!style || !style.fontFamily) return;
+    headPx = parseFloat(style.fontSize) || 12.8;
+    headFont = `${style.fontStyle} 700 ${style.fontSize} ${style.fontFamily}`;
+    // a host's web font still loading is measured as its fallback: measured again once it is in
+    const font = headFont;
+    if (document.fonts && !document.fonts.check(font)) {
+      document.fonts.load(font).then(() => { forgetWidths(font); needsFit = true; layout(); }, () => {});
+    }
+  }
   function watchRoom() {
     const parent = root.parentElement;
     if (!parent || parent === roomParent || typeof ResizeObserver === 'undefined') return;
@@ -241,14 +280,14 @@ export function matrixView(data, options = {}) {
     room = 0;
     roomWatch?.disconnect();
     roomWatch = null;
-    if (getComputedStyle(parent).display.includes('grid')) { roomOf = null; return; }
-    roomOf = parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
+    roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
     let queued = false;
     roomWatch = new ResizeObserver((entries) => {
       const width = entries[entries.length - 1].contentRect.width;
       if (!width || width === room) return;
       room = width;
       fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;   // after layout: no style or layout pass
+      if (!headFont) readHeadFont();
       // the fit changes the layout: in the next frame, not inside the observer's delivery (see onResize)
       if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; layout(); }); }
     });
@@ -262,11 +301,12 @@ export function matrixView(data, options = {}) {
   function layout() {
     // a view not yet in the page is fitted when it is: its room's first report comes after that layout
     if (!root.isConnected) return;
-    if (room && root.parentElement === roomParent) { fit(cellsWidth(), fontPx); return; }
-    measureThenWrite(() => ({ width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }),
+    if (room && root.parentElement === roomParent && headFont) { fit(cellsWidth(), fontPx); return; }
+    measureThenWrite(() => { if (!headFont) readHeadFont(); return { width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }; },
       ({ width, fontPx }) => fit(width, fontPx), root);
   }
   function fit(width, fontPx) {
+    const font = headFont || `700 ${0.8 * fontPx}px sans-serif`;
     if (!width || (!needsFit && width === lastWidth)) return;
     lastWidth = width;
     needsFit = false;
@@ -276,17 +316,27 @@ export function matrixView(data, options = {}) {
     const need = (px) => chars * MONO_CHAR_EM * px + 6;
     const fit = cellPx >= need(12.5) ? 'normal' : cellPx >= need(10.5) ? 'small' : cellPx >= need(9) ? 'tiny' : 'none';
     setAttr(root, 'data-fit', fit);
-    const labelRoom = labelPx / fontPx - 0.5;
-    for (let i = 0; i < rows; i++) setText(rowHeads[i], abbreviate(rowLabels[i], labelRoom / 0.85));
+    // row labels: the label column as views.css draws it (--mv-label), less the head's right padding (0.4rem)
+    const rowRoomPx = labelEm * fontPx - 0.5 * headPx;
+    for (let i = 0; i < rows; i++) setText(rowHeads[i], abbreviate(rowLabels[i], rowRoomPx, font, headPx));
     // column labels: abbreviated to the cell; when even short labels (d1..d16) do not fit, every
     // stride-th one (the others keep their full label in title and in each cell's accessible name)
     const cellRoomPx = Math.min(cellPx, CELL_MAX_EM * fontPx);
     const longest = Math.max(...colLabels.map((s) => Math.min(s.length, 4)));   // longer ones abbreviate
     const stride = Math.max(1, Math.ceil((longest * 0.5 * 0.8 * fontPx + 4) / cellRoomPx));
-    const colRoom = (cellRoomPx * stride) / fontPx - 0.3;
+    // a head's room, as the fixed table layout shares the grid's width (its cells, the label column, 2 px
+    // between columns); with a stride, the empty heads after it too, less its left padding (0.15rem)
+    const gridPx = Math.min(width, labelEm * fontPx + cols * CELL_MAX_EM * fontPx + (cols + 2) * 2);
+    const headRoomPx = Math.max(0, (gridPx - labelEm * fontPx - (cols + 2) * 2) / cols);
+    const colRoomPx = stride > 1 ? headRoomPx * stride + (stride - 1) * 2 - 0.1875 * headPx : headRoomPx;
     if (stride > 1) setAttr(root, 'data-label-stride', stride);
     else root.removeAttribute('data-label-stride');
-    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoom / 0.85) : '');
+    for (let j = 0; j < cols; j++) setText(colHeads[j], j % stride === 0 ? abbreviate(colLabels[j], colRoomPx, font, headPx) : '');
+    // --mv-whole: the width at which every column label is whole (at most the cells' widest), for a
+    // container that gives a view that room when it can (element.css: side by side only then)
+    const widestLabel = Math.max(...colLabels.map((label) => textWidth(label, font, headPx)));
+    const wholePx = Math.ceil(labelEm * fontPx + cols * Math.min(CELL_MAX_EM * fontPx, widestLabel + 1) + (cols + 2) * 2);
+    if (wholePx !== lastWholePx) { lastWholePx = wholePx; root.style.setProperty('--mv-whole', `${wholePx}px`); }
   }
 
   function drawLegend(scale) {

@@ -2,7 +2,7 @@
 // point under the pointer (or chosen with the arrow keys) named in words. linePlot draws lines and
 // dots (the √d_k experiment, a loss curve); pointPlot draws 2-D points with one moving marker
 // (z(2) among the value vectors). They draw what they are given and compute no data.
-import { el, svg, setAttr, setText, uid, onResize } from './dom.js';
+import { el, svg, setAttr, setText, uid, onResize } from './nodes.js';
 import { fixed } from './format.js';
 
 const MARGIN = { top: 24, right: 14, bottom: 42, left: 54 };

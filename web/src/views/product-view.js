@@ -2,7 +2,7 @@
 // Hovering or focusing a row of C marks (data-linked="true") the row of A and every row of B it
 // comes from, and fades each row of B by its weight in that row of A: the row is a weighted mix.
 // It draws what it is given (the engine's tensors); it computes nothing but opacities.
-import { el, setAttr, setText } from './dom.js';
+import { el, setAttr, setText } from './nodes.js';
 import { matrixView } from './matrix-view.js';
 import { fixed } from './format.js';
 

@@ -2,7 +2,7 @@
 // ω₂ⱼ = q⁽²⁾ · k⁽ʲ⁾ = |q⁽²⁾| × (the length of that shadow), so the score reads as alignment times
 // length. Every point carries data-x and data-y, the engine's texts; the scores listed are the engine's.
 // For another d_out a sentence says why there is no drawing. Computes nothing but screen positions.
-import { el, svg, setText } from './dom.js';
+import { el, svg, setText } from './nodes.js';
 import { fixed } from './format.js';
 
 const SIZE = 320, PAD = 34;   // the square drawing, in SVG units

@@ -2,7 +2,7 @@
 // caption computes with (4 decimals, even where the big drawing rounds to 1, as W_q does), so that
 // the whole step fits in one window beside the caption. Every number is given by the caller (the
 // engine's); each operand and result carries data-step-role, each cell data-value (the full text).
-import { el } from './dom.js';
+import { el } from './nodes.js';
 import { fixed, shortestFloat32 } from './format.js';
 
 // stepFocus(parts) -> a Node for a step's `focus`

@@ -4,7 +4,7 @@
 // spec, and each step's undo() reverses its apply(). It computes nothing itself.
 // A step may build its views up (reveals: what it computes; the rest is drawn pending), draw itself
 // compactly beside the caption (focus), and be gated (id + a 'stepgate' listener, e.g. a prediction).
-import { el, setText, setAttr } from './dom.js';
+import { el, setText, setAttr } from './nodes.js';
 
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 

@@ -1,0 +1,31 @@
+// The page's one data path: for one section of the page and the learner's inputs, seed and d_out,
+// every value, shape and print the section shows, in one JSON answer. The page composes no tensor,
+// torch.Size or grad_fn text of its own; it arranges what this returns.
+#pragma once
+
+#include <string>
+
+#include "requests/answer.h"
+
+namespace attn {
+
+// The page's sections, in page order (the ids the <attention-lab section=...> attribute takes).
+inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temperature", "why-sqrt-dk", "classes",
+                                              "causal", "multi-head", "bug-hunt"};
+
+// request: {"section": id, "inputs": [[...], ...] (tokens × d_in; absent: the book's), "d_out": n,
+//           "seed": n or null (null or absent: the book's seeds, 123 and 789 where the book has them;
+//                    a number replaces the seed of every torch.manual_seed(...) in the section's code),
+//           "temperature": T (temperature only; default √d_k),
+//           "d_k": 2..1024 (why-sqrt-dk only; default 64: the experiment of replay/dk_experiment.h),
+//           "corrupt": "none" | "row" | "inputs", "corrupt_row": 1..tokens (batched only: row reverses that
+//                      row of the weights; debug/attn_weights and debug/all_context_vecs are what it used),
+//           "bug": a name of replay/bug_hunt.h's kBugNames (bug-hunt only; default the first)}
+// answer:  {"section": id, "results": {name: R, ...}}, "inputs" among them, with R as eval's result (shape, values, print
+//           without grad_fn, grad_fn and print_with_grad_fn when it has one) plus "line", exactly what
+//           Python's print writes, and "label" when print has one; or R = {"error": sentence} for a
+//           statement that cannot run on these sizes. A bad request: !ok, {"error": sentence} and the
+//           sentence (EvalResult, as eval's). Never throws.
+EvalResult section_data(const std::string& request_json);
+
+}  // namespace attn

@@ -1,0 +1,270 @@
+// Parses and evaluates one `eval` request. Every field is checked (unknown ones by exact name), every
+// size against core/limits.h and the work they imply (checks.h) before the engine allocates or
+// computes; anything wrong becomes {"error": "<sentence>"}.
+#include "requests/request.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <new>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+#include <nlohmann/json.hpp>
+
+#include "replay/bug_hunt.h"
+#include "core/format.h"
+#include "core/limits.h"
+#include "chapter/modules.h"
+#include "rules/checks.h"
+#include "requests/json_out.h"
+#include "requests/request_fields.h"
+#include "requests/request_train.h"
+
+namespace attn {
+
+namespace {
+
+using nlohmann::json;
+namespace lim = attn::limits;
+
+// Before the parser sees the text: refuse a NUL byte anywhere (the parser would read it as the end
+// of the input and ignore what follows; JSON text never holds one, escaped or not) and deep nesting
+// (the chapter's x is at most 4-D).
+void check_text(const std::string& text) {
+    int depth = 0;
+    bool in_string = false;
+    for (size_t i = 0; i < text.size(); i++) {
+        char c = text[i];
+        if (c == '\0') {
+            throw Error("the request has a NUL byte at offset " + std::to_string(i) +
+                        "; send only the JSON object, with no bytes after it");
+        }
+        if (in_string) {
+            if (c == '\\') i++;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > lim::kMaxJsonDepth) {
+                throw Error("the request nests arrays or objects more than " +
+                            std::to_string(lim::kMaxJsonDepth) + " levels deep; x has at most 4 dimensions");
+            }
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+}
+
+// --- the ops: each reads its fields, checks its sizes and work (checks.h) before reading the
+// numbers, then computes. seed() is read first wherever there is one, so its errors come first.
+
+std::string op_rand(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape shape = r.shape();
+    checks::check_work(checks::rand_work(shape));
+    Generator gen(seed);
+    Tensor t = Tensor::zeros(shape);
+    for (float& v : t.data) v = gen.uniform_float(0.0f, 1.0f);
+    return result_json(t);
+}
+
+std::string op_linear(Request& r) {
+    const uint64_t seed = r.seed();
+    const int64_t d_in = r.integer("d_in", 1, lim::kMaxDim), d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const bool bias = r.boolean("bias", true);
+    checks::check_work(checks::linear_work(d_in, d_out, bias));
+    Generator gen(seed);
+    Linear lin(d_in, d_out, bias, gen);
+    return "{\"weight\":" + result_json(lin.weight) + ",\"bias\":" + (bias ? result_json(lin.bias) : "null") + "}";
+}
+
+std::string op_softmax(Request& r) {
+    const Shape x_shape = r.tensor_shape("x", 0);
+    const double t = r.number("temperature", 1.0);
+    checks::temperature(t);
+    checks::check_work(checks::softmax_work(x_shape));
+    return result_json(temperature_softmax(r.tensor("x", x_shape), t));
+}
+
+// a @ b, as torch.matmul: the batched product of §3.3.2 and §3.6.2, and the page's checks
+std::string op_matmul(Request& r) {
+    const Shape a_shape = r.tensor_shape("a", 0), b_shape = r.tensor_shape("b", 0);
+    checks::elements(numel_of(matmul_shape(a_shape, b_shape)), "the product");
+    checks::check_work(checks::matmul_work(a_shape, b_shape));
+    return result_json(matmul(r.tensor("a", a_shape), r.tensor("b", b_shape)));
+}
+
+std::string op_dropout(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 0);
+    const double p = r.dropout("p");
+    checks::check_work(checks::dropout_work(x_shape));
+    Generator gen(seed);
+    return result_json(Dropout{p}.forward(r.tensor("x", x_shape), gen));
+}
+
+template <bool kV2>
+std::string op_self_attention(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 2);
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t T = x_shape[0], d_in = x_shape[1];
+    const bool qkv_bias = kV2 && r.boolean("qkv_bias", false);
+    checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
+    Generator gen(seed);
+    const Tensor x = r.tensor("x", x_shape);
+    if (!kV2) return result_json(SelfAttentionV1(d_in, d_out, gen).forward(x));
+    return result_json(SelfAttentionV2(d_in, d_out, qkv_bias, gen).forward(x));
+}
+
+// causal_attention, mha_wrapper and mha: x is (B, T, d_in)
+template <checks::Module kModule>
+std::string op_causal(Request& r) {
+    const uint64_t seed = r.seed();
+    const Shape x_shape = r.tensor_shape("x", 3);
+    const int64_t B = x_shape[0], T = x_shape[1], d_in = x_shape[2];
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t context_length = r.integer("context_length", 1, lim::kMaxTokens);
+    const int64_t num_heads = kModule == checks::Module::causal_attention ? 1 : r.integer("num_heads", 1, lim::kMaxHeads);
+    const double p = r.dropout("dropout");
+    const bool qkv_bias = r.boolean("qkv_bias", false);
+    checks::attention_sizes({B, T, d_in, d_out, num_heads, context_length, p}, kModule);
+    Generator gen(seed);
+    const Tensor x = r.tensor("x", x_shape);
+    switch (kModule) {
+    case checks::Module::causal_attention:
+        return result_json(CausalAttention(d_in, d_out, context_length, p, qkv_bias, gen).forward(x, gen));
+    case checks::Module::mha_wrapper:
+        return result_json(MultiHeadAttentionWrapper(d_in, d_out, context_length, p, num_heads, qkv_bias, gen).forward(x, gen));
+    default:
+        return result_json(MultiHeadAttention(d_in, d_out, context_length, p, num_heads, qkv_bias, gen).forward(x, gen));
+    }
+}
+
+// The bug hunt's pair (replay/bug_hunt.h): x is (T, d_in); the tensor the bug changes, right and wrong.
+std::string op_bug_hunt(Request& r) {
+    const uint64_t seed = r.seed();
+    const std::string bug = r.text("bug");
+    const Shape x_shape = r.tensor_shape("x", 2);
+    const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
+    const int64_t T = x_shape[0], d_in = x_shape[1];
+    checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
+    const BugHunt run = bug_hunt(r.tensor("x", x_shape), d_out, seed, bug);
+    return "{\"tensor\":" + json_quote(run.tensor) + ",\"correct\":" + result_json(run.correct) + ",\"buggy\":" + result_json(run.buggy) + "}";
+}
+
+// Every op: its name, the fields it takes ("op" included; any other is refused before anything is
+// computed) and what it does. The "use one of" sentence lists these names.
+struct Op {
+    const char* name;
+    std::vector<const char*> fields;  // empty: the op's fields depend on its module, and it checks them itself
+    std::string (*run)(Request&);
+};
+
+
+const std::vector<Op>& ops() {
+    using M = checks::Module;
+    static const std::vector<Op> table = {
+        {"rand", {"op", "seed", "shape"}, op_rand},
+        {"linear", {"op", "seed", "d_in", "d_out", "bias"}, op_linear},
+        {"softmax", {"op", "x", "temperature"}, op_softmax},
+        {"matmul", {"op", "a", "b"}, op_matmul},
+        {"dropout", {"op", "seed", "p", "x"}, op_dropout},
+        {"self_attention_v1", {"op", "seed", "x", "d_out"}, op_self_attention<false>},
+        {"self_attention_v2", {"op", "seed", "x", "d_out", "qkv_bias"}, op_self_attention<true>},
+        {"causal_attention", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias"},
+         op_causal<M::causal_attention>},
+        {"mha_wrapper", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"},
+         op_causal<M::mha_wrapper>},
+        {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}, op_causal<M::mha>},
+        {"bug_hunt", {"op", "seed", "x", "d_out", "bug"}, op_bug_hunt},
+        {"grad", {}, evaluate_grad},
+        {"train", {}, evaluate_train},
+    };
+    return table;
+}
+
+std::string evaluate(const json& j) {
+    Request r(j);
+    const std::string name = r.op();
+    for (const Op& op : ops()) {
+        if (name != op.name) continue;
+        if (!op.fields.empty()) r.reject_unknown_fields(name, op.fields);
+        return op.run(r);
+    }
+    std::string names;
+    for (const Op& op : ops()) names += std::string(names.empty() ? "" : ", ") + op.name;
+    throw Error("unknown op " + quoted(name) + "; use one of " + names);
+}
+
+}  // namespace
+
+namespace {
+
+// nlohmann's DOM builder with two refusals of its own, each a sentence: a key twice in one object
+// (the parser would keep the last silently) and a number too large for a double (1e999, which the
+// parser reports as an internal error). A syntax error quotes at most about 80 characters of the text.
+class StrictBuilder {
+public:
+    explicit StrictBuilder(json& out) : dom_(out) {}
+
+    bool null() { return dom_.null(); }
+    bool boolean(bool v) { return dom_.boolean(v); }
+    bool number_integer(json::number_integer_t v) { return dom_.number_integer(v); }
+    bool number_unsigned(json::number_unsigned_t v) { return dom_.number_unsigned(v); }
+    bool number_float(json::number_float_t v, const json::string_t& s) { return dom_.number_float(v, s); }
+    bool string(json::string_t& v) { return dom_.string(v); }
+    bool binary(json::binary_t& v) { return dom_.binary(v); }
+    bool start_object(std::size_t n) {
+        keys_.emplace_back();
+        return dom_.start_object(n);
+    }
+    bool key(json::string_t& k) {
+        if (!keys_.back().insert(k).second) {
+            throw Error("the request has the key " + attn::quoted(k) + " twice in one object; give each field once");
+        }
+        return dom_.key(k);
+    }
+    bool end_object() {
+        keys_.pop_back();
+        return dom_.end_object();
+    }
+    bool start_array(std::size_t n) { return dom_.start_array(n); }
+    bool end_array() { return dom_.end_array(); }
+    template <typename Exception>
+    bool parse_error(std::size_t, const std::string& token, const Exception& e) {
+        if (e.id == 406) {
+            throw Error("the request has a number too large for a double (" + checks::excerpt(token) +
+                        "); numbers must be within ±1.7976931348623157e308, or write \"inf\", \"-inf\"");
+        }
+        std::string what = e.what();
+        const std::string last_read = "; last read: '" + token + "'";  // the token, maybe megabytes of it
+        const size_t at = what.find(last_read);
+        if (at != std::string::npos) what.replace(at, last_read.size(), "; last read: '" + checks::excerpt(token) + "'");
+        throw Error("the request is not valid JSON (" + what + ")");
+    }
+
+private:
+    nlohmann::detail::json_sax_dom_parser<json> dom_;
+    std::vector<std::unordered_set<std::string>> keys_;  // of each object being read, innermost last
+};
+
+}  // namespace
+
+nlohmann::json parse_request(const std::string& request_json) {
+    if (static_cast<int64_t>(request_json.size()) > lim::kMaxRequestBytes) throw Error(oversized_request().error);
+    check_text(request_json);
+    json out;
+    StrictBuilder builder(out);
+    json::sax_parse(request_json, &builder);
+    return out;
+}
+
+EvalResult eval_request(const std::string& request_json) {
+    std::string answer;
+    const std::string error = checks::sentence_of([&] { answer = evaluate(parse_request(request_json)); });
+    return error.empty() ? EvalResult{true, answer, ""} : failed_request(error);
+}
+
+}  // namespace attn

@@ -1,0 +1,264 @@
+// The request rules (checks.h): each limit and its sentence once. Then the work estimates: each
+// counts what the op's forward computes, in the order modules.cpp (one layer up) computes it; sizes are already
+// within core/limits.h, so no product overflows.
+#include "rules/checks.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/limits.h"
+
+namespace attn::checks {
+
+namespace lim = attn::limits;
+
+namespace {
+
+// JS numbers hold whole numbers exactly up to 2^53.
+constexpr double kMaxSafeInteger = 9007199254740992.0;
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string count(int64_t n) { return std::to_string(n); }
+
+}  // namespace
+
+std::string excerpt(const std::string& text) {
+    constexpr size_t kMaxQuoted = 80;
+    if (text.size() <= kMaxQuoted) return text;
+    size_t end = kMaxQuoted;
+    while (end > 0 && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) end--;  // not inside a character
+    return text.substr(0, end) + "…";
+}
+
+Error not_whole(const std::string& name, double lo, double hi, const std::string& got) {
+    return Error(name + " must be a whole number from " + number_text(lo) + " to " + number_text(hi) + ", got " + got);
+}
+
+int64_t whole(double v, double lo, double hi, const std::string& name) {
+    if (!(std::floor(v) == v && v >= lo && v <= hi)) throw not_whole(name, lo, hi, number_text(v));
+    return static_cast<int64_t>(v);
+}
+
+uint64_t seed(double v) { return static_cast<uint64_t>(whole(v, -kMaxSafeInteger, kMaxSafeInteger, "seed")); }
+
+void dropout(double p, const std::string& name) {
+    if (!(p >= 0.0 && p < 1.0)) throw Error(name + " must be at least 0 and less than 1, got " + number_text(p));
+}
+
+void temperature(double t) {
+    if (!(t > 0.0) || !std::isfinite(t)) {
+        throw Error("the temperature must be a finite number greater than 0, got " + number_text(t));
+    }
+}
+
+void positive(int64_t v, const std::string& name) {
+    if (v <= 0) throw Error(name + " must be at least 1, got " + count(v));
+}
+
+void elements(int64_t n, const std::string& what) {
+    if (n > lim::kMaxElements) {
+        throw Error(what + " would need " + count(n) + " numbers, more than the limit of " + count(lim::kMaxElements) +
+                    "; use fewer tokens, heads or a smaller batch");
+    }
+}
+
+void tokens_fit_context(int64_t tokens, int64_t context_length) {
+    if (tokens > context_length) {
+        throw Error("x has " + count(tokens) + " tokens but context_length is " + count(context_length) +
+                    ": raise context_length or use fewer tokens");
+    }
+}
+
+int64_t head_dim(int64_t d_out, int64_t num_heads) {
+    positive(num_heads, "num_heads");
+    positive(d_out, "d_out");
+    if (d_out % num_heads != 0) {
+        throw Error("d_out (" + count(d_out) + ") must be divisible by num_heads (" + count(num_heads) + ")");
+    }
+    return d_out / num_heads;
+}
+
+void attention_sizes(const AttentionSizes& s, Module module) {
+    const int64_t B = s.batch, T = s.tokens, H = s.num_heads;
+    if (B > lim::kMaxBatch) throw Error("x has a batch of " + count(B) + "; the limit is " + count(lim::kMaxBatch));
+    if (T > lim::kMaxTokens) throw Error("x has " + count(T) + " tokens; the limit is " + count(lim::kMaxTokens));
+    if (s.d_in > lim::kMaxDim) throw Error("x rows have " + count(s.d_in) + " values; the limit is " + count(lim::kMaxDim));
+    if (module != Module::self_attention) tokens_fit_context(T, s.context_length);
+    if (module == Module::mha) head_dim(s.d_out, H);
+    dropout(s.dropout, "dropout");
+    // the tensors the forward makes: the wrapper runs num_heads whole CausalAttention modules, while
+    // MultiHeadAttention splits one projection (this rule once multiplied its sizes by num_heads too)
+    const int64_t copies = module == Module::mha_wrapper ? H : 1;
+    elements(B * T * s.d_out * copies, "the projections");
+    elements(s.d_in * s.d_out * copies, "the weights");
+    const bool fused = module == Module::mha && mha_fused(s.dropout, T);
+    switch (module) {
+    case Module::self_attention:
+        elements(T * T, "the attention scores");
+        check_work(self_attention_work(T, s.d_in, s.d_out));
+        break;
+    case Module::causal_attention:
+    case Module::mha_wrapper:
+        elements(B * T * T, "the attention weights");
+        check_work(causal_attention_work(B, T, s.d_in, s.d_out, H));
+        break;
+    case Module::mha:
+        if (!fused) elements(B * H * T * T, "the attention weights");  // the fused path builds none
+        check_work(mha_work(B, T, s.d_in, s.d_out, H, fused));
+        break;
+    }
+}
+
+namespace {
+
+// the number of elements, saturating at kMaxElements + 1 (a shape's sizes may each be that large)
+int64_t product(const Shape& shape) {
+    for (int64_t d : shape) if (d == 0) return 0;
+    int64_t n = 1;
+    for (int64_t d : shape) n = d > lim::kMaxElements || n * d > lim::kMaxElements ? lim::kMaxElements + 1 : n * d;
+    return n;
+}
+
+// the sentence for one exceeded bound: "<what> would need N <unit>, more than the limit of L; <hint>"
+void check_one(int64_t amount, int64_t limit, const char* unit, const char* hint) {
+    if (amount > limit) {
+        throw Error("the request would need " + std::to_string(amount) + " " + unit + ", more than the limit of " +
+                    std::to_string(limit) + "; " + hint);
+    }
+}
+
+}  // namespace
+
+Work rand_work(const Shape& shape) {
+    const int64_t n = product(shape);
+    return {0, n, n};
+}
+
+Work linear_work(int64_t d_in, int64_t d_out, bool bias) {
+    const int64_t n = d_in * d_out + (bias ? d_out : 0);
+    return {0, n, n};
+}
+
+Work softmax_work(const Shape& x) {
+    const int64_t n = product(x);
+    return {0, 2 * n, n};  // x / T, then softmax
+}
+
+Work matmul_work(const Shape& a, const Shape& b) {
+    const int64_t out = product(matmul_shape(a, b));
+    return {out * a.back(), out, out};
+}
+
+Work dropout_work(const Shape& x) {
+    const int64_t n = product(x);
+    return {0, n, n};
+}
+
+Work self_attention_work(int64_t T, int64_t d_in, int64_t d_out) {
+    Work w;
+    w.multiply_adds = 3 * T * d_in * d_out  // queries, keys, values
+                      + 2 * T * T * d_out;  // attn_scores, context_vec
+    w.numbers = 3 * d_in * d_out + 3 * d_out  // the weights (and biases)
+                + 3 * T * d_out               // queries, keys, values
+                + 3 * T * T                   // attn_scores, scaled, attn_weights
+                + T * d_out;                  // context_vec
+    w.result_numbers = T * d_out;
+    return w;
+}
+
+Work causal_attention_work(int64_t B, int64_t T, int64_t d_in, int64_t d_out, int64_t num_heads) {
+    Work head;
+    head.multiply_adds = 3 * B * T * d_in * d_out + 2 * B * T * T * d_out;
+    head.numbers = 3 * d_in * d_out + 3 * d_out + 3 * B * T * d_out  // weights, queries, keys, values
+                   + T * T                                            // the causal mask
+                   + 5 * B * T * T                                    // keysᵀ scores, masked, scaled, softmax, dropout
+                   + B * T * d_out;                                   // context_vec
+    Work all;
+    all.multiply_adds = num_heads * head.multiply_adds;
+    all.numbers = num_heads * head.numbers + (num_heads > 1 ? B * T * d_out * num_heads : 0);  // torch.cat
+    all.result_numbers = B * T * d_out * num_heads;
+    return all;
+}
+
+Work mha_work(int64_t B, int64_t T, int64_t d_in, int64_t d_out, int64_t num_heads, bool fused) {
+    Work w;
+    w.multiply_adds = 3 * B * T * d_in * d_out  // W_query, W_key, W_value
+                      + 2 * B * T * T * d_out   // every head's scores and context, T x T x head_dim each
+                      + B * T * d_out * d_out;  // out_proj
+    w.numbers = 4 * d_in * d_out + 4 * d_out  // the weights and biases
+                + 3 * B * T * d_out * 2       // the projections and their per-head copies
+                + (fused ? 0 : T * T + 5 * B * num_heads * T * T)
+                + 3 * B * T * d_out;          // context per head, merged, projected
+    w.result_numbers = B * T * d_out;
+    return w;
+}
+
+void check_work(const Work& work) {
+    check_one(work.multiply_adds, lim::kMaxMultiplyAdds, "multiply-adds",
+              "use fewer tokens, a smaller batch, fewer heads or smaller d_in and d_out");
+    check_one(work.numbers, lim::kMaxComputedNumbers, "computed numbers",
+              "use fewer tokens, a smaller batch or fewer heads");
+    check_one(work.result_numbers, lim::kMaxResultNumbers, "numbers in the answer", "ask for a smaller result");
+}
+
+int64_t parameter_count(const AttentionSizes& s, Module module, bool bias) {
+    const int64_t qkv = 3 * (s.d_in * s.d_out + (bias ? s.d_out : 0));
+    return qkv + (module == Module::mha ? s.d_out * s.d_out + s.d_out : 0);  // out_proj always has a bias
+}
+
+namespace {
+
+// What one number costs beyond a copy or an add, measured natively (scripts/train_limits.py): a
+// softmax output, forward or backward (an exp, a max and a sum per row), about 4; a parameter, about
+// 4 per step before the update (its gradient, an outer product when T is small, zeroed; out_proj's
+// weight transposed for the forward), and its update 1 (SGD), 2 (momentum) or 3 (Adam).
+constexpr int64_t kSoftmaxCost = 4;
+constexpr int64_t kParameterCost = 4;
+// dropout: a random draw per score (about 8), the mask applied forward and backward
+constexpr int64_t kDropoutCost = 10;
+
+}  // namespace
+
+Work train_step_work(const AttentionSizes& s, Module module, bool bias, Optimizer optimizer) {
+    const bool mha = module == Module::mha, causal = module != Module::self_attention, dropout = s.dropout > 0.0;
+    const int64_t B = s.batch, T = s.tokens, H = mha ? s.num_heads : 1;
+    const int64_t X = B * T * s.d_in, Y = B * T * s.d_out, N = B * H * T * T, P = parameter_count(s, module, bias);
+    Work w;
+    // forward: the projections, scores and context, out_proj; backward: the weights' gradients of
+    // the projections and out_proj, the gradient into context, then four products per attention
+    // core (weights, values, queries, keys). x needs no gradient.
+    w.multiply_adds = 6 * B * T * s.d_in * s.d_out + 6 * B * T * T * s.d_out + (mha ? 3 * B * T * s.d_out * s.d_out : 0);
+    // the (B, H, T, T) tensors: forward scores, [masked], scaled, softmax, [dropout];
+    // backward the weights' gradient, attn_weightsᵀ, [dropout], softmax, / √d_k, [masked], the scoresᵀ;
+    // the causal mask, built for the forward and the backward
+    const int64_t per_score = 2 + 5 + 2 * kSoftmaxCost + (causal ? 2 : 0) + (dropout ? kDropoutCost : 0);
+    w.numbers = per_score * N + (causal ? 2 * T * T : 0)
+                // queries, keys, values and their copies, context, out_proj, the loss, and backward the
+                // same again with the head splits and transposes; x transposed for each weight gradient
+                + 24 * Y + 3 * X
+                // the gradients and the update
+                + P * (kParameterCost + (optimizer == Optimizer::adam         ? 3
+                                         : optimizer == Optimizer::sgd_momentum ? 2
+                                         : optimizer == Optimizer::sgd          ? 1
+                                                                                : 0));
+    return w;
+}
+
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers) {
+    const char* hint = "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out";
+    // each per-step amount is bounded by the tensor limits, so these products stay far below 2^63
+    // one bound for both: a multiply-add of the small products training makes (16 × 16 matrices,
+    // per batch and head) costs about what an elementwise number does, 2 ns
+    check_one(steps * (step.numbers + step.multiply_adds), lim::kMaxTrainWork,
+              "multiply-adds and computed numbers to train", hint);
+    check_one(answer_numbers, lim::kMaxResultNumbers, "numbers in the answer",
+              "record fewer steps (raise record_every), leave out record_parameters or use smaller sizes");
+}
+
+}  // namespace attn::checks
