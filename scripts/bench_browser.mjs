@@ -15,7 +15,7 @@ const WEB = process.env.ATTN_WEB_ROOT || path.join(ROOT, 'build/web');   // over
 const CHROMIUM = '/usr/bin/chromium';
 
 // The speed targets the page must meet; a miss is reported with its margin, never loosened here.
-const TARGETS = { simdOverScalarSgemm: 3, wasmOverNativeMha: 2.5, sliderP95Ms: 4, longTaskMs: 50, gzipKB: 300, editP95Ms: 33, editWorkP95Ms: 16, engineGzipKB: 150 };
+const TARGETS = { simdOverScalarSgemm: 3, wasmOverNativeMha: 2.5, sliderP95Ms: 4, longTaskMs: 50, gzipKB: 250, editP95Ms: 33, editWorkP95Ms: 16, engineGzipKB: 150 };
 
 // The same server and browser as the browser tests: web/serve.mjs, and the system Chromium in a fresh
 // temporary profile through tests/browser/helpers.js (never a downloaded browser).
@@ -73,6 +73,15 @@ async function measureIndex(context, baseUrl) {
   const slider = page.getByTestId('temperature-slider');
   const weights = page.getByTestId('temperature-weights');
   await weights.filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
+  // What the load downloads: the files fetched until the first build settled (every section and its
+  // math shown) and the fonts of the first screen arrived; later edits may fetch more (katex-lib.js for
+  // a formula with no build-time template).
+  await page.evaluate(async () => {
+    await document.querySelector('attention-lab').updateComplete;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    await document.fonts.ready;
+  });
+  const atLoad = new Set(bodies.keys());
 
   // Slider: one update = dispatch 'input' (the page's handler runs synchronously: engine softmax,
   // text, transforms) and then force style + layout by reading geometry; timed with performance.now()
@@ -118,11 +127,12 @@ async function measureIndex(context, baseUrl) {
   await page.close();
 
   const files = [...bodies].filter(([, b]) => b).map(([url, body]) => ({
-    path: url.slice(baseUrl.length), bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length,
+    path: url.slice(baseUrl.length), bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length, atLoad: atLoad.has(url),
   })).sort((a, b) => b.gzip - a.gzip);
   return {
     slider: slide, edit, longTasks, sliderStart, demoStart, demoT1024Ms: Number(demoMs),
-    download: { files, gzipBytes: files.reduce((s, f) => s + f.gzip, 0), rawBytes: files.reduce((s, f) => s + f.bytes, 0) },
+    download: { files, gzipBytes: files.reduce((s, f) => s + f.gzip, 0), rawBytes: files.reduce((s, f) => s + f.bytes, 0),
+      loadGzipBytes: files.filter((f) => f.atLoad).reduce((s, f) => s + f.gzip, 0) },
   };
 }
 
@@ -245,7 +255,7 @@ function evaluate(bench, index, native) {
       target(`edit to last DOM change on screen p95, ${SCENE_NAMES[scene]} (input event to the update in view)`, e.p95, TARGETS.editP95Ms, e.p95 <= TARGETS.editP95Ms, 'ms', '≤'),
       target(`edit main-thread work p95, ${SCENE_NAMES[scene]} (handler + frame update + layout)`, e.workP95, TARGETS.editWorkP95Ms, e.workP95 <= TARGETS.editWorkP95Ms, 'ms', '≤')]),
     target('longest main-thread task (index.html + GPT-2 demo, bench.html)', maxLong, TARGETS.longTaskMs, maxLong <= TARGETS.longTaskMs, 'ms', '≤'),
-    target('index.html download, gzip', index.download.gzipBytes / 1024, TARGETS.gzipKB, index.download.gzipBytes / 1024 <= TARGETS.gzipKB, 'KB', '≤'),
+    target('index.html download at load, gzip', index.download.loadGzipBytes / 1024, TARGETS.gzipKB, index.download.loadGzipBytes / 1024 <= TARGETS.gzipKB, 'KB', '≤'),
     ...['simd', 'scalar'].map((kind) => target(`engine/attention-lab-${kind}.js, gzip`, engineGzipKB(kind), TARGETS.engineGzipKB,
       engineGzipKB(kind) <= TARGETS.engineGzipKB, 'KB', '≤')),
   ];
@@ -333,8 +343,9 @@ function markdown(bench, index, native, peer, targets, m) {
     + `and during the whole of bench.html. index.html: ${longest(loadTasks)} while loading, ${longest(slideTasks)} during the slider updates, `
     + `${longest(demoTasks)} during the GPT-2 demo; bench.html: ${longest(bench.longTasks)}.`,
     `- Download: every 200 response index.html and its workers fetched during that run, each body gzipped (level 9) with `
-    + `Node's zlib: ${f(index.download.gzipBytes / 1024)} KB gzip (${f(index.download.rawBytes / 1024)} KB raw). Largest: `
-    + index.download.files.slice(0, 4).map((x) => `${x.path} ${f(x.gzip / 1024)} KB`).join(', ') + '.');
+    + `Node's zlib: ${f(index.download.gzipBytes / 1024)} KB gzip (${f(index.download.rawBytes / 1024)} KB raw), of which `
+    + `${f(index.download.loadGzipBytes / 1024)} KB at load (until the element's first build settled and the first screen's fonts arrived: the target's figure). Largest: `
+    + index.download.files.slice(0, 4).map((x) => `${x.path} ${f(x.gzip / 1024)} KB${x.atLoad ? '' : ' (after load)'}`).join(', ') + '.');
   lines.push('', `Correctness checks on bench.html: ${bench.checks.filter((c) => c.ok).length} of ${bench.checks.length} pass `
     + `(${bench.checks.map((c) => `${c.check}: ${c.error.toExponential(1)}`).join('; ')}).`);
   return lines.join('\n');
@@ -386,7 +397,7 @@ async function main() {
   try {
     console.error('== index.html: slider, long tasks, download size');
     index = await measureIndex(browser.context, server.url);
-    console.error(JSON.stringify({ slider: index.slider, edit: index.edit, gzipKB: index.download.gzipBytes / 1024, longTasks: index.longTasks }));
+    console.error(JSON.stringify({ slider: index.slider, edit: index.edit, gzipKB: index.download.gzipBytes / 1024, loadGzipKB: index.download.loadGzipBytes / 1024, longTasks: index.longTasks }));
     console.error('== bench.html (takes minutes: the scalar engine is slow)');
     bench = await runBenchPage(browser.context, server.url, quick ? '?quick=1' : '', 30 * 60_000);
   } finally {

@@ -6,6 +6,8 @@ import { fileURLToPath } from 'node:url';
 import crypto from 'node:crypto';
 import * as esbuild from 'esbuild';
 import { engineTable, limitsPlugin } from './engine-limits.mjs';
+import subsetFont from 'subset-font';
+import { templates as mathTemplates, mathCharacters } from './math-prerender.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'build/web');
@@ -20,9 +22,13 @@ const woff2 = fs.readdirSync(path.join(katexDir, 'fonts')).filter((f) => f.endsW
 for (const f of woff2) fs.copyFileSync(path.join(katexDir, 'fonts', f), path.join(out, 'katex/fonts', f));
 
 // ... and for the bundle: @font-face is ignored in shadow roots, so the element registers the faces itself
-// with the FontFace API, as URLs of the woff2 files above (relative to attention-lab.js; the browser only
-// fetches the faces the math on screen uses). Only the list goes into the bundle, not the font data.
+// with the FontFace API, as URLs of woff2 files (relative to attention-lab.js; the browser only fetches
+// the faces the math on screen uses): subsets of the files above, in katex/fonts/subset/ (made below,
+// with the formulas). Only the list goes into the bundle, not the font data.
 const katexCss = read(path.join(katexDir, 'katex.min.css'));
+// Not the math italic faces: cut, they draw a few pixels of their letters differently (anti-aliasing, seen
+// in Chromium and Firefox screenshots), so they ship whole.
+const SUBSET_FACES = (file) => !file.startsWith('KaTeX_Math-');
 const fonts = [];
 for (const m of katexCss.matchAll(/@font-face\{([^}]*)\}/g)) {
   const rule = m[1];
@@ -30,7 +36,7 @@ for (const m of katexCss.matchAll(/@font-face\{([^}]*)\}/g)) {
   const style = /font-style:([^;]+)/.exec(rule)[1];
   const weight = /font-weight:([^;]+)/.exec(rule)[1];
   const file = /url\(fonts\/([^)]+\.woff2)\)/.exec(rule)[1];
-  fonts.push({ family, style, weight, file });
+  fonts.push({ family, style, weight, file: SUBSET_FACES(file) ? `subset/${file}` : file });
 }
 const katexCssNoFonts = katexCss.replace(/@font-face\{[^}]*\}/g, '');
 
@@ -83,18 +89,39 @@ const integrityModule = {
   },
 };
 
+// The page's formulas (web/math-formulas.json, scripts/math_formulas.mjs lists them) rendered by KaTeX
+// here, as templates by shape (web/math-prerender.mjs), in place of web/src/math-templates.js: the page
+// shows them without loading katex-lib.js.
+const formulas = JSON.parse(read(path.join(root, 'web/math-formulas.json')));
+const math = mathTemplates(formulas);
+for (const key of math.missing) console.warn(`web/build.mjs: ${JSON.stringify(key)} gets no template (a digit changes its layout): KaTeX renders it at run time`);
+// The element's KaTeX faces keep only the characters the page's formulas can contain
+// (math-prerender.mjs's mathCharacters: the templates' and printable ASCII): Main-Regular, the face
+// every formula uses, from 25.7 to 11.6 KB.
+fs.mkdirSync(path.join(out, 'katex/fonts/subset'), { recursive: true });
+const fontCharacters = mathCharacters(math.shapes);
+await Promise.all(woff2.filter(SUBSET_FACES).map(async (f) => fs.writeFileSync(path.join(out, 'katex/fonts/subset', f),
+  await subsetFont(fs.readFileSync(path.join(katexDir, 'fonts', f)), fontCharacters, { targetFormat: 'woff2' }))));
+const mathModule = {
+  name: 'attention-lab-math',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/math-templates\.js$/ }, () => ({ path: 'attention-lab-math', namespace: 'attention-lab-math' }));
+    b.onLoad({ filter: /.*/, namespace: 'attention-lab-math' }, () => ({ contents: `export const MATH_TEMPLATES = JSON.parse(${JSON.stringify(JSON.stringify(math.shapes))});`, loader: 'js' }));
+  },
+};
+
 // web/src/bundled-files.js (null) in the classic script; in the ES module build, in its place, the files as imports the
 // host's bundler follows (kept as written, relative to attention-lab.mjs): the engines, the loader and
 // KaTeX as dynamic imports of the .mjs copies written below, the fonts as imports of the .woff2 files
 // (Vite makes them asset URLs; esbuild with its file loader, README's one line), and the worker as
 // new Worker(new URL(…, import.meta.url)), which Vite bundles.
 const FILES_ESM = [
-  ...woff2.map((f, i) => `import font${i} from './katex/fonts/${f}';`),
+  ...fonts.map((f, i) => `import font${i} from './katex/fonts/${f.file}';`),
   'export const BUNDLED_FILES = {',
   "  loader: () => import('./engine/loader.mjs'),",
   "  engines: { simd: () => import('./engine/attention-lab-simd.mjs'), scalar: () => import('./engine/attention-lab-scalar.mjs') },",
   "  katex: () => import('./katex-lib.mjs'),",
-  `  fonts: { ${woff2.map((f, i) => `${JSON.stringify(f)}: font${i}`).join(', ')} },`,
+  `  fonts: { ${fonts.map((f, i) => `${JSON.stringify(f.file)}: font${i}`).join(', ')} },`,
   "  worker: () => new Worker(new URL('./engine-worker.mjs', import.meta.url), { type: 'module' }),",
   '};',
 ].join('\n');
@@ -121,7 +148,7 @@ const result = await esbuild.build({
   minify: !dev,
   sourcemap: dev ? false : 'linked',
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, limitsModule, filesModule(false)],
+  plugins: [katexAssets, integrityModule, limitsModule, mathModule, filesModule(false)],
   banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
   metafile: true,
   logLevel: 'warning',
@@ -137,7 +164,7 @@ await esbuild.build({
   outfile: path.join(out, 'attention-lab.mjs'),
   bundle: true, format: 'esm', target: ['es2020'], minify: !dev,
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, limitsModule, filesModule(true)],
+  plugins: [katexAssets, integrityModule, limitsModule, mathModule, filesModule(true)],
   banner: { js: '/* attention-lab.mjs: <attention-lab> as an ES module for bundlers (Vite, esbuild, webpack); the engines, KaTeX and its fonts are imports beside it. Built by web/build.mjs. */' },
   logLevel: 'warning',
 });
@@ -178,4 +205,4 @@ const integrity = sha384(path.join(out, 'attention-lab.js'));
 fs.writeFileSync(path.join(out, 'author.json'), JSON.stringify({ version, integrity }) + '\n');
 fs.writeFileSync(path.join(out, 'integrity.json'), JSON.stringify({ 'attention-lab.js': integrity, ...integrityMap }, null, 2) + '\n');
 
-console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts`);
+console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts, ${Object.keys(math.shapes).length} formula templates`);

@@ -89,8 +89,12 @@ async function showsTheBook(site, file, cell, more = async () => {}, expected404
     assert.equal(await page.locator('attention-lab [data-testid=lab-error]').count(), 0, `${file}: no error`);
     const shown = await shownCells(page);
     assert.equal(shown[cell], cellLine(cell), `${file}: ${cell} as the book prints it`);
-    // KaTeX came in (its module or script), and its fonts are the bundler's files
-    assert.ok(await page.evaluate(() => Boolean(self.AttentionLabKatex && self.AttentionLabKatex.render)), `${file}: KaTeX loaded`);
+    // Every formula rendered: from the build's templates, and where a page has formulas without one (an
+    // element with d-out="4"), by KaTeX, which came in (its module or script); its fonts are the bundler's files
+    await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].every((lab) => [...lab.shadowRoot.querySelectorAll('.math')].every((b) => b.querySelector('.katex'))));
+    if (await page.locator('attention-lab[d-out="4"]').count()) {
+      assert.ok(await page.evaluate(() => Boolean(self.AttentionLabKatex && self.AttentionLabKatex.render)), `${file}: KaTeX loaded`);
+    }
     await page.evaluate(() => document.fonts.ready);
     await more(page);
     assert.deepEqual(failed.filter((f) => !expected404.some((re) => re.test(f))), [], `${file}: every request answered`);
@@ -133,7 +137,7 @@ test('esbuild: import \'attention-lab\' with README\'s one line (the .woff2 file
   await esbuild.build({ entryPoints: [path.join(dir, 'app.js')], outfile: path.join(site, 'app.js'), bundle: true, absWorkingDir: dir, logLevel: 'error',
     loader: { '.woff2': 'file' } });   // README's one line for esbuild
   fs.writeFileSync(path.join(site, 'index.html'), `<!doctype html><meta charset="utf-8"><title>esbuild consumer</title><link rel="icon" href="data:,">
-<attention-lab section="step-by-step"></attention-lab><attention-lab id="mh" section="multi-head"></attention-lab><script src="app.js"></script>`);
+<attention-lab section="step-by-step" d-out="4"></attention-lab><attention-lab section="step-by-step"></attention-lab><attention-lab id="mh" section="multi-head"></attention-lab><script src="app.js"></script>`);
   assert.deepEqual(fs.readdirSync(site).filter((f) => f.endsWith('.js')), ['app.js'], 'one script: the engines and KaTeX are inside it');
   const { requested } = await showsTheBook(site, 'index.html', '3.4.1/attn_weights_2', async (page) => {
     // esbuild emits no worker: the timing says so in a sentence (the 404 of its file is expected)
@@ -151,7 +155,7 @@ test('Vite 7: import \'attention-lab\' with no configuration shows the book\'s n
   fs.mkdirSync(app, { recursive: true });
   fs.writeFileSync(path.join(app, 'main.js'), "import 'attention-lab';\n");
   fs.writeFileSync(path.join(app, 'index.html'), `<!doctype html><meta charset="utf-8"><title>Vite consumer</title><link rel="icon" href="data:,">
-<attention-lab section="multi-head"></attention-lab><script type="module" src="./main.js"></script>`);
+<attention-lab section="multi-head"></attention-lab><attention-lab section="step-by-step" d-out="4"></attention-lab><script type="module" src="./main.js"></script>`);
   const vite = await import(require.resolve('vite', { paths: [ROOT] }));
   await vite.build({ root: app, logLevel: 'error', configFile: false, build: { outDir: path.join(app, 'dist') } });
   await showsTheBook(path.join(app, 'dist'), 'index.html', '3.6.1/context_vecs', async (page) => {
@@ -180,7 +184,7 @@ test('npm install of the tarball + esbuild: configure({base}) or engine-base loa
     await esbuild.build({ entryPoints: [path.join(dir, `${entry}.js`)], outfile: path.join(site, `${entry}.bundle.js`), bundle: true, absWorkingDir: dir, logLevel: 'error', loader: { '.woff2': 'file' } });
   }
   fs.writeFileSync(path.join(site, 'configure.html'), `<!doctype html><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
-<attention-lab section="step-by-step"></attention-lab><script src="configure.bundle.js"></script>`);
+<attention-lab section="step-by-step" d-out="4"></attention-lab><attention-lab section="step-by-step"></attention-lab><script src="configure.bundle.js"></script>`);
   fs.writeFileSync(path.join(site, 'attribute.html'), `<!doctype html><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,">
 <attention-lab section="classes" engine-base="vendor/lab/"></attention-lab><script src="attribute.bundle.js"></script>`);
   assert.ok(!fs.existsSync(path.join(site, 'engine')), 'no engine beside the bundles');

@@ -67,7 +67,7 @@ test('a host CSP that forbids workers sees no violation at load; the element cre
 test('under Trusted Types the element\'s own script loads (KaTeX, the engine loader) pass its policy', async () => {
   const { page } = await hostPage('host-tt.html', {
     csp: "script-src 'self' 'wasm-unsafe-eval'; require-trusted-types-for 'script'",
-    body: '<attention-lab section="temperature"></attention-lab>',
+    body: '<attention-lab section="step-by-step" d-out="4"></attention-lab>',   // d_out = 4: formulas KaTeX renders at run time
   });
   await page.addInitScript(() => {
     window.violations = [];

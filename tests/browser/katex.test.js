@@ -1,5 +1,6 @@
-// KaTeX in the element: every formula renders (KaTeX loads from katex-lib.js beside attention-lab.js),
-// and its fonts come as separate woff2 files, only the faces the math uses, over http and from file://.
+// KaTeX in the element: every formula renders (at load from the templates the build rendered; KaTeX
+// itself loads from katex-lib.js beside attention-lab.js only for a formula without one), and its fonts
+// come as separate woff2 files, only the faces the math uses, over http and from file://.
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -41,7 +42,8 @@ test('over http: every formula is rendered, and only the font files the math use
   assert.ok(faces.includes('KaTeX_Main normal') && faces.includes('KaTeX_Math italic'), JSON.stringify(faces));
   assert.ok(fetched.length > 0 && fetched.length <= 8, JSON.stringify(fetched));
   for (const [url, status] of fetched) {
-    assert.ok(url.startsWith(`${server.url}katex/fonts/KaTeX_`), url);
+    // the faces cut to the formulas' characters (web/build.mjs), the math italic ones whole
+    assert.match(url.slice(server.url.length), /^katex\/fonts\/(subset\/KaTeX_(?!Math-)|KaTeX_Math-)[\w-]+\.woff2$/);
     assert.equal(status, 200);
   }
   assert.equal(await page.evaluate(() => typeof window.katex), 'undefined');
@@ -55,5 +57,63 @@ test('from file://: the formulas render with KaTeX fonts too', async () => {
   assert.deepEqual((await mathBoxes(page)).unrendered, []);
   const faces = await loadedFaces(page);
   assert.ok(faces.includes('KaTeX_Main normal') && faces.includes('KaTeX_Math italic'), JSON.stringify(faces));
+  assert.deepEqual(problems, []);
+});
+
+test('index.html shows its math without katex-lib.js, with new numbers too; a formula with no template loads it, and renders', async () => {
+  const { page, problems } = await newPage(browser.context);
+  const scripts = [];
+  page.on('request', (r) => { if (r.resourceType() === 'script') scripts.push(r.url().slice(server.url.length)); });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  const math = await mathBoxes(page);
+  assert.ok(math.count > 20, `only ${math.count} formulas`);
+  assert.deepEqual(math.unrendered, []);
+  // the accessible half of KaTeX's htmlAndMathml output, from the template: MathML with its TeX
+  assert.equal(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot
+    .querySelector('[data-testid=z2] .katex-mathml math annotation').textContent), await page.evaluate(() => document.querySelector('attention-lab').shadowRoot
+    .querySelector('[data-testid=z2] .math').dataset.tex.slice(1)));
+  assert.ok(!scripts.includes('katex-lib.js'), JSON.stringify(scripts));
+  assert.equal(await page.evaluate(() => typeof self.AttentionLabKatex), 'undefined');
+
+  // seed 7: new numbers in the same formulas, patched into their templates (still no KaTeX)
+  const before = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] .math').dataset.tex);
+  const patched = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const field = lab.shadowRoot.querySelector('[data-testid="seed"]');
+    field.value = '7';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.updateComplete;
+    const box = lab.shadowRoot.querySelector('[data-testid=z2] .math');
+    return { tex: box.dataset.tex, rendered: box.dataset.rendered, annotation: box.querySelector('annotation').textContent,
+      mn: [...box.querySelectorAll('.katex-mathml mn')].map((n) => n.textContent).join(' '), html: box.querySelector('.katex-html').textContent };
+  });
+  assert.notEqual(patched.tex, before);
+  assert.equal(patched.rendered, patched.tex);
+  assert.equal(patched.annotation, patched.tex.slice(1));
+  const numbers = patched.tex.match(/\d+\.\d{4}/g);   // z(2)'s weights and entries, as the TeX has them
+  for (const n of numbers) {
+    assert.ok(patched.mn.split(' ').includes(n), `${n} in the MathML`);
+    assert.ok(patched.html.includes(n), `${n} in the HTML`);
+  }
+  assert.ok(!scripts.includes('katex-lib.js'), JSON.stringify(scripts));
+
+  // d_out = 4: z(2) has four entries, a formula of a shape the build did not render
+  await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const field = lab.shadowRoot.querySelector('[data-testid="d_out"]');
+    field.value = '4';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.updateComplete;
+  });
+  await page.waitForFunction(() => {
+    const box = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] .math');
+    return box.dataset.rendered === box.dataset.tex && box.querySelectorAll('.katex-mathml mn').length > 0;
+  });
+  assert.ok(scripts.includes('katex-lib.js'), JSON.stringify(scripts));
+  assert.deepEqual((await mathBoxes(page)).unrendered, []);
+  assert.match(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] annotation').textContent),
+    /\\end\{aligned\}$/);
   assert.deepEqual(problems, []);
 });

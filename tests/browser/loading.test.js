@@ -48,8 +48,10 @@ test('integrity.json holds the SHA-384 of every script, and each script the elem
   for (const f of ['attention-lab.js', 'katex-lib.js', 'engine/loader.js', 'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js', 'engine-worker.js']) {
     assert.equal(map[f], sha384(path.join(WEB, f)), f);
   }
-  const { page, problems } = await hostPage('sri.html', { body: '<attention-lab section="temperature"></attention-lab><script src="attention-lab.js"></script>' });
+  // d_out = 4: formulas of a shape the build did not render, so KaTeX loads too
+  const { page, problems } = await hostPage('sri.html', { body: '<attention-lab section="step-by-step" d-out="4"></attention-lab><script src="attention-lab.js"></script>' });
   await waitForLab(page);
+  await page.waitForFunction(() => self.AttentionLabKatex);
   const scripts = await page.evaluate(() => [...document.scripts].filter((s) => s.integrity).map((s) => [new URL(s.src).pathname.slice(1), s.integrity]));
   assert.deepEqual(Object.fromEntries(scripts), { 'katex-lib.js': map['katex-lib.js'], 'engine/loader.js': map['engine/loader.js'], 'engine/attention-lab-simd.js': map['engine/attention-lab-simd.js'] });
   assert.deepEqual(problems, []);

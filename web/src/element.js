@@ -7,7 +7,8 @@ import { VIEWS_CSS } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
-import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
+import { h, para, drainMath, renderMath, deferMath } from './dom.js';
+import { katexFrom } from './math.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
 import { nextTask, nextFrame } from './tasks.js';
@@ -82,7 +83,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       this.started = true;
       let base = null;
       try { base = this.useEngineBase(); } catch { /* render() shows the message */ }
-      if (base) { addKatexFonts(base); loadKatex(base); }
+      if (base) { addKatexFonts(base); katexFrom(base); }
       this.render();
     });
   }
@@ -262,6 +263,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
           await drawingSettled();
+          await drainMath();   // formulas the drawing rendered that wait for KaTeX (no build-time template)
           shown();
         })();
         return this.updateComplete;

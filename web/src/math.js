@@ -1,9 +1,12 @@
-// Math for the element: tex() makes a box naming its TeX, renderMath/drainMath render the boxes with
-// KaTeX (loaded by loadKatex from the element's approved folder), deferMath queues an element's first build.
+// Math for the element: tex() makes a box naming its TeX, renderMath/drainMath render the boxes, from
+// the templates the build rendered with KaTeX (math-templates.js; a live number's digits patched in),
+// or with KaTeX itself, which loadKatex loads from the element's approved folder only when a formula
+// has no template. deferMath queues an element's first build.
 import { nextTask } from './tasks.js';
 import { loadScript } from './trusted.js';
 import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
 import { el as h } from './views/nodes.js';
+import { MATH_TEMPLATES } from './math-templates.js';
 
 // Math. tex() returns an empty box naming its TeX; renderMath(root) renders the boxes that are not
 // yet rendered (or whose TeX changed), from a cache of the last TEX_CACHE_SIZE formulas used (a
@@ -28,48 +31,109 @@ function renderBox(el) {
     texCache.delete(key);   // now the most recently used
     texCache.set(key, cached);
     el.replaceChildren(...cached.cloneNode(true).childNodes);
-  } else if (!katexModule) {
-    el.textContent = key.slice(1);   // KaTeX would not load: the TeX, readable
   } else {
-    el.replaceChildren();
-    katexModule.render(key.slice(1), el, { displayMode: key[0] === 'D', throwOnError: false, output: 'htmlAndMathml' });
+    const built = fromTemplate(key);
+    if (built) el.replaceChildren(...built);
+    else if (!katexModule) {
+      el.textContent = key.slice(1);   // KaTeX would not load: the TeX, readable
+      el.dataset.rendered = key;
+      return;
+    } else {
+      el.replaceChildren();
+      katexModule.render(key.slice(1), el, { displayMode: key[0] === 'D', throwOnError: false, output: 'htmlAndMathml' });
+    }
     if (texCache.size >= TEX_CACHE_SIZE) texCache.delete(texCache.keys().next().value);
     texCache.set(key, el.cloneNode(true));
   }
   el.dataset.rendered = key;
 }
 
+// A box KaTeX must render: no template has its shape (its TeX with every digit 0).
+const shapeOf = (key) => key.replace(/[0-9]/g, '0');
+const needsKatex = (el) => !MATH_TEMPLATES[shapeOf(el.dataset.tex)];
+
+// The nodes katex.render would make for key, from its shape's template with key's digits in place of
+// the template's (web/math-prerender.mjs: the same element calls KaTeX makes, so the same DOM), or
+// null when there is none.
+const NAMESPACES = { 'm:': 'http://www.w3.org/1998/Math/MathML', 's:': 'http://www.w3.org/2000/svg' };
+function fromTemplate(key) {
+  const t = MATH_TEMPLATES[shapeOf(key)];
+  return t ? buildTemplate(t, key) : null;
+}
+export function buildTemplate(t, key) {
+  const digits = key.match(/[0-9]/g) || [];
+  const patches = new Map();   // text index -> [offset, digit index, ...]
+  for (let i = 0; i < t.digits.length; i += 3) {
+    if (!patches.has(t.digits[i])) patches.set(t.digits[i], []);
+    patches.get(t.digits[i]).push(t.digits[i + 1], t.digits[i + 2]);
+  }
+  let textIndex = 0;
+  const build = (n) => {
+    if (typeof n === 'string') {
+      const at = patches.get(textIndex++);
+      if (!at) return document.createTextNode(n);
+      const chars = [...n];
+      for (let i = 0; i < at.length; i += 2) chars[at[i]] = digits[at[i + 1]];
+      return document.createTextNode(chars.join(''));
+    }
+    const [tag, cls, style, attrs] = n;
+    const ns = NAMESPACES[tag.slice(0, 2)];
+    const node = ns ? document.createElementNS(ns, tag.slice(2)) : document.createElement(tag);
+    if (cls !== 0) node.className = cls;
+    if (style) Object.assign(node.style, style);   // the CSSOM, as KaTeX sets it: no style attribute for a CSP to refuse
+    if (attrs) for (const name in attrs) node.setAttribute(name, attrs[name]);
+    for (let i = 4; i < n.length; i++) node.appendChild(build(n[i]));
+    return node;
+  };
+  return t.tree.map(build);
+}
+
 export function renderMath(root) {
   const boxes = root.querySelectorAll('[data-tex]');
   for (const el of root.dataset?.tex ? [root, ...boxes] : boxes) {
     if (el.dataset.rendered === el.dataset.tex) continue;
-    if (mathDeferred > 0 || !katexModule) texQueue.push(el);
+    if (mathDeferred > 0 || (!katexSettled && needsKatex(el))) texQueue.push(el);
     else renderBox(el);
   }
+  if (mathDeferred === 0 && texQueue.length) drainMath();   // a formula waiting for KaTeX, after the first build
 }
 
-// Renders the queued boxes, about 8 ms of them per task; resolves when none are left.
-export async function drainMath() {
-  await loadKatex();
-  while (texQueue.length) {
-    await nextTask();
-    const start = performance.now();
-    while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
+// Renders the queued boxes, about 8 ms of them per task (loading KaTeX first if one needs it); resolves
+// when none are left. The one place the math's work is scheduled.
+let draining = null;
+export function drainMath() {
+  if (!draining && texQueue.length) {
+    draining = (async () => {
+      try {
+        while (texQueue.length) {   // (not empty: the first await comes before the finally)
+          if (!katexSettled && texQueue.some(needsKatex)) await loadKatex();
+          await nextTask();
+          const start = performance.now();
+          while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
+        }
+      } finally {
+        draining = null;   // at once, so a box queued next starts a new drain
+      }
+    })();
   }
+  return draining || Promise.resolve();
 }
 
-// KaTeX lives in katex-lib.js in the folder of the first element's files (base: that element's approved
-// folder), loaded by a <script> as soon as an element connects (in parallel with the engine): the
-// browser compiles it off the main thread and runs its setup in a task of its own. Resolves once it
-// ran, or failed (formulas then show their TeX source).
+// KaTeX lives in katex-lib.js in the folder of the first element's files (katexFrom(base): that
+// element's approved folder), loaded by a <script> the first time a formula has no template (the
+// browser compiles it off the main thread and runs its setup in a task of its own). Resolves once it
+// ran, or failed (formulas without a template then show their TeX source).
 let katexModule = null;
 let katexLoading = null;
-export function loadKatex(base = defaultBase()) {
+let katexSettled = false;   // loaded, or failed
+let katexBase = null;
+export function katexFrom(base) { katexBase ??= base; }
+export function loadKatex(base = katexBase || defaultBase()) {
   if (!katexLoading) {
     katexLoading = self.AttentionLabKatex ? Promise.resolve()
       : (bundled(base) ? BUNDLED_FILES.katex().then((m) => { self.AttentionLabKatex = m.default; }) : loadScript(base, 'katex-lib.js'))
         .catch((e) => console.warn(`attention-lab shows formulas as TeX: ${e.message}`));
-    katexLoading = katexLoading.then(() => { katexModule = self.AttentionLabKatex || null; });
+    katexLoading = katexLoading.then(() => { katexModule = self.AttentionLabKatex || null; katexSettled = true; });
   }
   return katexLoading;
 }
