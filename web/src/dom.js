@@ -1,10 +1,9 @@
 // DOM helpers for the element: nodes are built with DOM APIs only (no innerHTML), so a learner's
 // words can never become markup. Updates patch the tree in place (morph), so unchanged text,
 // rendered math and keyboard focus survive a recompute.
-import { nextTask } from './tasks.js';
+import { sliced, drawWhenSeen, dropDraws } from './scheduler.js';
 import { loadScript } from './trusted.js';
 import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
-import { drawWhenSeen, dropDraws } from './views/nodes.js';
 import { pythonFixed } from './views/format.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),
@@ -139,14 +138,10 @@ export function renderMath(root) {
   }
 }
 
-// Renders the queued boxes, about 8 ms of them per task; resolves when none are left.
+// Renders the queued boxes, the scheduler's math budget of them per task; resolves when none are left.
 export async function drainMath() {
   await loadKatex();
-  while (texQueue.length) {
-    await nextTask();
-    const start = performance.now();
-    while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
-  }
+  if (texQueue.length) await sliced('math', () => { renderBox(texQueue.shift()); return texQueue.length > 0; });
 }
 
 // KaTeX lives in katex-lib.js in the folder of the first element's files (base: that element's approved

@@ -3,20 +3,19 @@
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
-import { VIEWS_CSS } from './views/index.js';
+import { VIEWS_CSS, useScheduler } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
-import { nextTask, nextFrame } from './tasks.js';
+import { nextTask, nextFrame, drawingSettled, watchNear, viewScheduler } from './scheduler.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
-import { drawingSettled } from './views/nodes.js';
 import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
 import LEARN_CSS from './learn/learn.css';
 import { learnHub, exercisesOn } from './learn/index.js';
@@ -89,7 +88,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   disconnectedCallback() {
     connected.delete(this); this.started = false; this.generation++;
     this.fragment?.stop(); this.fragment = null;
-    this.nearObserver?.disconnect(); this.nearObserver = null;
+    this.stopNearWatch?.(); this.stopNearWatch = null;
   }
   // Attributes parsed with the element come before connectedCallback: its first render reads them.
   // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
@@ -295,19 +294,16 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     // observer's first report names every near section at once, and updating them all in one frame
     // made a 50-80 ms task at load. (No IntersectionObserver: all.)
     const near = new Set(sections);
-    if (typeof IntersectionObserver === 'function' && sections.length > 1) {
+    this.stopNearWatch?.();
+    this.stopNearWatch = null;
+    if (sections.length > 1) {
       const byEl = new Map(sections.map((s) => [s.el, s]));
-      near.clear();
-      this.nearObserver?.disconnect();
-      this.nearObserver = new IntersectionObserver((entries) => {
-        for (const e of entries) {
-          const s = byEl.get(e.target);
-          if (!e.isIntersecting) { near.delete(s); continue; }
-          near.add(s);
-          if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
-        }
-      }, { rootMargin: '100% 0px' });
-      for (const s of sections) this.nearObserver.observe(s.el);
+      this.stopNearWatch = watchNear(byEl.keys(), (el) => {
+        const s = byEl.get(el);
+        near.add(s);
+        if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
+      }, (el) => near.delete(byEl.get(el)));
+      if (this.stopNearWatch) near.clear();   // until the first report
     }
     const lab = h('div', { class: 'lab' });
     if (section === 'all') {
@@ -347,6 +343,7 @@ function configure(options = {}) {
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get('attention-lab')) {
+  useScheduler(viewScheduler);   // the drawing views draw, measure and wait for frames through the page's scheduler
   defineHostProperties(AttentionLabElement.prototype);
   customElements.define('attention-lab', AttentionLabElement);
   self.AttentionLab = Object.freeze({ configure, version: VERSION });

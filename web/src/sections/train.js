@@ -15,7 +15,7 @@ import { seedFor } from '../inputs.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun } from '../engine.js';
-import { nextTask } from '../tasks.js';
+import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 
 export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
@@ -30,7 +30,6 @@ const LR_MAX = 10;
 const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
 const ANSWER_BUDGET = 150000;         // recorded numbers in one run; larger inputs record every r-th step
 const PRINT_EVERY = 50;               // the code prints the loss every 50 steps
-const SLICE_MS = 10;                  // computing a run: engine work per task, so input and frames get through
 
 // The four orders of T tokens: as written, reversed, even positions then odd, and odd then even reversed.
 // In no two of them does one token always follow the same token, so content alone cannot tell the previous one.
@@ -193,7 +192,7 @@ function build(ctx) {
   let run = null;            // the whole run, once the learner asked for training and it is computed
   let computing = null;      // the run being computed: {session, every, losses, weights, history, parameters, then}
   let shown = 0, reached = 0;   // the step on screen, the furthest step taken
-  let playing = false, frame = 0;
+  let playing = false, frame = null;   // frame: cancels the queued playback tick
 
   const every = () => (run ? run.every : 1);
   const last = () => (run ? run.end : TRAIN_STEPS);   // the run's last step: earlier when its loss became NaN or ±Inf
@@ -229,7 +228,8 @@ function build(ctx) {
     computing = { session, every, losses: [], weights: [], history: [], parameters: null, then };
     computeSlice(computing);
   }
-  // One slice of the run, in this task: whole records (every steps a call) until SLICE_MS have passed.
+  // One slice of the run, in this task: whole records (every steps a call) until the scheduler's compute budget
+  // has passed (so input and frames get through).
   function computeSlice(c) {
     if (c !== computing) return;   // dropped: a reset, an edit or new settings
     const began = performance.now();
@@ -241,7 +241,7 @@ function build(ctx) {
         c.history.push(...part.parameter_history);
         c.parameters = part.parameters;
         c.broken = c.losses.findIndex((v) => !Number.isFinite(v));
-      } while (c.broken < 0 && c.session.stepsLeft() > 0 && performance.now() - began < SLICE_MS);
+      } while (c.broken < 0 && c.session.stepsLeft() > 0 && performance.now() - began < BUDGET_MS.compute);
     } catch (e) { dropComputing(); stop(); fail(e); showStep(shown); return; }
     if (c.broken < 0 && c.session.stepsLeft() > 0) {
       setText(note, `Training: ${Math.min(c.losses.length, TRAIN_STEPS)} of ${TRAIN_STEPS} steps computed…`);
@@ -345,16 +345,16 @@ function build(ctx) {
 
   function stop() {
     playing = false;
-    if (frame) cancelAnimationFrame(frame);
-    frame = 0;
+    if (frame) frame();   // cancels the queued tick
+    frame = null;
   }
   function tick() {
-    frame = 0;
+    frame = null;
     if (!playing) return;
     const next = Math.min(last(), shown + RECORDS_PER_FRAME * every());
     if (next >= last()) playing = false;
     showStep(next);
-    if (playing) frame = requestAnimationFrame(tick);
+    if (playing) frame = inNextFrame(tick);
   }
   function play() {
     playing = true;   // Pause works while the run is still being computed
@@ -364,7 +364,7 @@ function build(ctx) {
       if (frame) return;                            // already playing (Play, Pause, Play while it was computed)
       if (shown >= last()) showStep(0);   // at the end: replay from the start
       showStep(shown);
-      frame = requestAnimationFrame(tick);
+      frame = inNextFrame(tick);
     });
   }
 
