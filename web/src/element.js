@@ -88,7 +88,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   disconnectedCallback() {
     connected.delete(this); this.started = false; this.generation++;
     this.fragment?.stop(); this.fragment = null;
-    this.stopNearWatch?.(); this.stopNearWatch = null;
+    this.nearWatch?.stop(); this.nearWatch = null;
   }
   // Attributes parsed with the element come before connectedCallback: its first render reads them.
   // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
@@ -243,12 +243,19 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
           const mine = edits;
           if (!status.hidden) status.hidden = true;
           if (!first) {
-            for (const s of sections) if (near.has(s)) updateSection(s);
+            for (const s of sections) if (isNear(s)) updateSection(s);
             shown();
             if (this.generation === generation) this.announceChange();
           }
           try {
-            for (const s of sections) {
+            // sections.length grows as the sections not yet built are, one per task (buildNext)
+            for (let i = 0; i < sections.length || unbuilt.length; i++) {
+              if (i === sections.length) {
+                await nextTask();
+                if (this.generation !== generation) return;
+                buildNext();
+              }
+              const s = sections[i];
               if (shows.get(s) === mine) continue;
               await nextTask();
               if (this.generation !== generation) return;
@@ -287,24 +294,33 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     deferMath(1);
     const specs = section === 'all' ? SECTIONS : [sectionById(section)];
     // What an edit updates: the editor (its preview of the weights) and the sections, in page order.
+    // Only the first section is built now, for the first screen; each other one is built in a task of
+    // its own by the first pass (recompute), in a slot that holds its place, so no task at load grows long.
     const editor = section !== 'temperature' ? editorPanel(ctx) : null;
-    const sections = [...(editor ? [editor] : []), ...specs.map((spec) => spec.build(ctx))];
+    const sections = [...(editor ? [editor] : []), specs[0].build(ctx)];
+    const unbuilt = specs.slice(1).map((spec) => ({ spec, slot: document.createComment(spec.id) }));
+    const buildNext = () => {
+      const { spec, slot } = unbuilt.shift();
+      const s = spec.build(ctx);
+      slot.replaceWith(s.el);
+      renderMath(s.el);
+      sections.push(s);
+      nearWatch?.watch(s.el);
+    };
     // Which sections are on the screen or within one screen of it; one that comes near while it is
     // behind the latest edit is brought up to date in the next frame. Not during the first pass: the
     // observer's first report names every near section at once, and updating them all in one frame
     // made a 50-80 ms task at load. (No IntersectionObserver: all.)
-    const near = new Set(sections);
-    this.stopNearWatch?.();
-    this.stopNearWatch = null;
-    if (sections.length > 1) {
-      const byEl = new Map(sections.map((s) => [s.el, s]));
-      this.stopNearWatch = watchNear(byEl.keys(), (el) => {
-        const s = byEl.get(el);
-        near.add(s);
-        if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
-      }, (el) => near.delete(byEl.get(el)));
-      if (this.stopNearWatch) near.clear();   // until the first report
-    }
+    const near = new Set();
+    const sectionOf = (el) => sections.find((s) => s.el === el);
+    this.nearWatch?.stop();
+    const nearWatch = this.nearWatch = sections.length + unbuilt.length > 1 ? watchNear((el) => {
+      const s = sectionOf(el);
+      near.add(s);
+      if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
+    }, (el) => near.delete(sectionOf(el))) : null;
+    if (nearWatch) for (const s of sections) nearWatch.watch(s.el);
+    const isNear = (s) => !nearWatch || near.has(s);   // nothing tells what is near: every section is
     const lab = h('div', { class: 'lab' });
     if (section === 'all') {
       lab.append(h('header', { class: 'intro' },
@@ -313,7 +329,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       ladder(this.shadowRoot));
     }
     if (editor) lab.append(editor.el);
-    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
+    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...unbuilt.map((u) => u.slot), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);

@@ -177,16 +177,15 @@ export function dropDraws(container) {
   for (const n of waiting.keys()) if (container.contains(n)) waiting.delete(n);
 }
 
-// Which of nodes are on the screen or within one screen of it: onNear(node) when one comes near,
-// onFar(node) when it leaves. Returns a function that stops watching, or null where browsers cannot
-// tell (everything is then near).
-export function watchNear(nodes, onNear, onFar) {
+// Which nodes are on the screen or within one screen of it: onNear(node) when a watched node comes
+// near, onFar(node) when it leaves. Returns {watch(node), stop()}, or null where browsers cannot tell
+// (everything is then near).
+export function watchNear(onNear, onFar) {
   if (typeof IntersectionObserver !== 'function') return null;
   const observer = new IntersectionObserver((entries) => {
     for (const e of entries) (e.isIntersecting ? onNear : onFar)(e.target);
   }, { rootMargin: '100% 0px' });
-  for (const n of nodes) observer.observe(n);
-  return () => observer.disconnect();
+  return { watch: (node) => observer.observe(node), stop: () => observer.disconnect() };
 }
 
 // Resolves when no draw and no read waits any more (the page's updateComplete includes it).
