@@ -10,7 +10,7 @@ import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-u
 import { h, para, loadKatex, drainMath, renderMath, deferMath } from './dom.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
-import { nextTask, nextFrame, drawingSettled, watchNear, viewScheduler } from './scheduler.js';
+import { nextTask, nextFrame, idle, drawingSettled, watchNear, viewScheduler } from './scheduler.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
@@ -40,12 +40,13 @@ function styleSheet() {
 // @font-face does not work inside a shadow root, so KaTeX's faces are added to the document's set, as
 // URLs of the woff2 files in katex/fonts/ beside this script (the same-folder rule as the engine; works
 // from file:// and, with CORS, across origins). A face in the set is only fetched when text on screen
-// uses it, so the page downloads the few its math needs. Done in a later task, off the first one.
+// uses it, so the page downloads the few its math needs. Done when the browser is idle, off the first
+// screen's critical path (the math is rendered after the first pass).
 let fontsAdded = false;
 function addKatexFonts(base) {
   if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
   fontsAdded = true;
-  nextTask().then(() => {
+  idle().then(() => {
     for (const f of KATEX_FONTS) {
       const url = fontURL(base, f.file);
       document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' }));
