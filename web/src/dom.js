@@ -141,7 +141,8 @@ export function renderMath(root) {
 // Renders the queued boxes, the scheduler's math budget of them per task; resolves when none are left.
 export async function drainMath() {
   await loadKatex();
-  if (texQueue.length) await sliced('math', () => { renderBox(texQueue.shift()); return texQueue.length > 0; });
+  // (the queue is the page's: another element's drain may empty it first)
+  if (texQueue.length) await sliced('math', () => { if (texQueue.length) renderBox(texQueue.shift()); return texQueue.length > 0; });
 }
 
 // KaTeX lives in katex-lib.js in the folder of the first element's files (base: that element's approved

@@ -82,7 +82,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       this.started = true;
       let base = null;
       try { base = this.useEngineBase(); } catch { /* render() shows the message */ }
-      if (base) { addKatexFonts(base); loadKatex(base); }
+      if (base) addKatexFonts(base);   // KaTeX itself loads after the first section's numbers (recompute)
       this.render();
     });
   }
@@ -262,9 +262,12 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
               if (this.generation !== generation) return;
               if (edits !== mine) return this.updateComplete;   // a newer edit's pass takes over
               updateSection(s);
+              // KaTeX (katex-lib.js: its script runs in one long task) once the first section shows its
+              // numbers, off their path; the math is rendered after the first pass (drainMath)
+              if (first && s === firstSection) loadKatex(this.filesBase);
             }
           } finally {
-            if (first) { deferMath(-1); loading = false; }
+            if (first) { deferMath(-1); loading = false; loadKatex(this.filesBase); }
           }
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
@@ -298,7 +301,8 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     // Only the first section is built now, for the first screen; each other one is built in a task of
     // its own by the first pass (recompute), in a slot that holds its place, so no task at load grows long.
     const editor = section !== 'temperature' ? editorPanel(ctx) : null;
-    const sections = [...(editor ? [editor] : []), specs[0].build(ctx)];
+    const firstSection = specs[0].build(ctx);
+    const sections = [...(editor ? [editor] : []), firstSection];
     const unbuilt = specs.slice(1).map((spec) => ({ spec, slot: document.createComment(spec.id) }));
     const buildNext = () => {
       const { spec, slot } = unbuilt.shift();
