@@ -2,7 +2,7 @@
 // words can never become markup. Updates patch the tree in place (morph), so unchanged text,
 // rendered math and keyboard focus survive a recompute.
 import { tex, renderMath } from './math.js';
-import { drawWhenSeen, dropDraws } from './views/nodes.js';
+import { drawWhenSeen, dropDraws } from './scheduler.js';
 import { pythonFixed } from './views/format.js';
 
 // h('p', {class: 'x', text: 'hi'}, child, ...): an element; strings become text nodes. The views' el(),

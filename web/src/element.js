@@ -3,7 +3,7 @@
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
-import { VIEWS_CSS } from './views/index.js';
+import { VIEWS_CSS, useScheduler } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
@@ -11,13 +11,12 @@ import { h, para, drainMath, renderMath, deferMath } from './dom.js';
 import { katexFrom } from './math.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
-import { nextTask, nextFrame } from './tasks.js';
+import { nextTask, nextFrame, idle, drawingSettled, watchNear, viewScheduler } from './scheduler.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
 import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
-import { drawingSettled } from './views/nodes.js';
 import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
 import LEARN_CSS from './learn/learn.css';
 import { learnHub, exercisesOn } from './learn/index.js';
@@ -42,12 +41,13 @@ function styleSheet() {
 // @font-face does not work inside a shadow root, so KaTeX's faces are added to the document's set, as
 // URLs of the woff2 files in katex/fonts/ beside this script (the same-folder rule as the engine; works
 // from file:// and, with CORS, across origins). A face in the set is only fetched when text on screen
-// uses it, so the page downloads the few its math needs. Done in a later task, off the first one.
+// uses it, so the page downloads the few its math needs. Done when the browser is idle, off the first
+// screen's critical path (the math is rendered after the first pass).
 let fontsAdded = false;
 function addKatexFonts(base) {
   if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
   fontsAdded = true;
-  nextTask().then(() => {
+  idle().then(() => {
     for (const f of KATEX_FONTS) {
       const url = fontURL(base, f.file);
       document.fonts.add(new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' }));
@@ -83,14 +83,14 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       this.started = true;
       let base = null;
       try { base = this.useEngineBase(); } catch { /* render() shows the message */ }
-      if (base) { addKatexFonts(base); katexFrom(base); }
+      if (base) { addKatexFonts(base); katexFrom(base); }   // KaTeX itself loads only for a formula without a build-time template
       this.render();
     });
   }
   disconnectedCallback() {
     connected.delete(this); this.started = false; this.generation++;
     this.fragment?.stop(); this.fragment = null;
-    this.nearObserver?.disconnect(); this.nearObserver = null;
+    this.nearWatch?.stop(); this.nearWatch = null;
   }
   // Attributes parsed with the element come before connectedCallback: its first render reads them.
   // A theme change between valid themes is CSS only (element.css's :host([theme=...])).
@@ -245,12 +245,19 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
           const mine = edits;
           if (!status.hidden) status.hidden = true;
           if (!first) {
-            for (const s of sections) if (near.has(s)) updateSection(s);
+            for (const s of sections) if (isNear(s)) updateSection(s);
             shown();
             if (this.generation === generation) this.announceChange();
           }
           try {
-            for (const s of sections) {
+            // sections.length grows as the sections not yet built are, one per task (buildNext)
+            for (let i = 0; i < sections.length || unbuilt.length; i++) {
+              if (i === sections.length) {
+                await nextTask();
+                if (this.generation !== generation) return;
+                buildNext();
+              }
+              const s = sections[i];
               if (shows.get(s) === mine) continue;
               await nextTask();
               if (this.generation !== generation) return;
@@ -290,27 +297,34 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     deferMath(1);
     const specs = section === 'all' ? SECTIONS : [sectionById(section)];
     // What an edit updates: the editor (its preview of the weights) and the sections, in page order.
+    // Only the first section is built now, for the first screen; each other one is built in a task of
+    // its own by the first pass (recompute), in a slot that holds its place, so no task at load grows long.
     const editor = section !== 'temperature' ? editorPanel(ctx) : null;
-    const sections = [...(editor ? [editor] : []), ...specs.map((spec) => spec.build(ctx))];
+    const firstSection = specs[0].build(ctx);
+    const sections = [...(editor ? [editor] : []), firstSection];
+    const unbuilt = specs.slice(1).map((spec) => ({ spec, slot: document.createComment(spec.id) }));
+    const buildNext = () => {
+      const { spec, slot } = unbuilt.shift();
+      const s = spec.build(ctx);
+      slot.replaceWith(s.el);
+      renderMath(s.el);
+      sections.push(s);
+      nearWatch?.watch(s.el);
+    };
     // Which sections are on the screen or within one screen of it; one that comes near while it is
     // behind the latest edit is brought up to date in the next frame. Not during the first pass: the
     // observer's first report names every near section at once, and updating them all in one frame
     // made a 50-80 ms task at load. (No IntersectionObserver: all.)
-    const near = new Set(sections);
-    if (typeof IntersectionObserver === 'function' && sections.length > 1) {
-      const byEl = new Map(sections.map((s) => [s.el, s]));
-      near.clear();
-      this.nearObserver?.disconnect();
-      this.nearObserver = new IntersectionObserver((entries) => {
-        for (const e of entries) {
-          const s = byEl.get(e.target);
-          if (!e.isIntersecting) { near.delete(s); continue; }
-          near.add(s);
-          if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
-        }
-      }, { rootMargin: '100% 0px' });
-      for (const s of sections) this.nearObserver.observe(s.el);
-    }
+    const near = new Set();
+    const sectionOf = (el) => sections.find((s) => s.el === el);
+    this.nearWatch?.stop();
+    const nearWatch = this.nearWatch = sections.length + unbuilt.length > 1 ? watchNear((el) => {
+      const s = sectionOf(el);
+      near.add(s);
+      if (shows.get(s) !== edits && !loading) nextFrame().then(() => updateSection(s));
+    }, (el) => near.delete(sectionOf(el))) : null;
+    if (nearWatch) for (const s of sections) nearWatch.watch(s.el);
+    const isNear = (s) => !nearWatch || near.has(s);   // nothing tells what is near: every section is
     const lab = h('div', { class: 'lab' });
     if (section === 'all') {
       lab.append(h('header', { class: 'intro' },
@@ -319,7 +333,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       ladder(this.shadowRoot));
     }
     if (editor) lab.append(editor.el);
-    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
+    lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...unbuilt.map((u) => u.slot), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
     this.shadowRoot.replaceChildren(lab);
     renderMath(lab);
@@ -349,6 +363,7 @@ function configure(options = {}) {
 }
 
 if (typeof customElements !== 'undefined' && !customElements.get('attention-lab')) {
+  useScheduler(viewScheduler);   // the drawing views draw, measure and wait for frames through the page's scheduler
   defineHostProperties(AttentionLabElement.prototype);
   customElements.define('attention-lab', AttentionLabElement);
   self.AttentionLab = Object.freeze({ configure, version: VERSION });

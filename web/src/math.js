@@ -2,7 +2,7 @@
 // the templates the build rendered with KaTeX (math-templates.js; a live number's digits patched in),
 // or with KaTeX itself, which loadKatex loads from the element's approved folder only when a formula
 // has no template. deferMath queues an element's first build.
-import { nextTask } from './tasks.js';
+import { sliced } from './scheduler.js';
 import { loadScript } from './trusted.js';
 import { defaultBase, bundled, BUNDLED_FILES } from './base-url.js';
 import { el as h } from './views/nodes.js';
@@ -98,8 +98,8 @@ export function renderMath(root) {
   if (mathDeferred === 0 && texQueue.length) drainMath();   // a formula waiting for KaTeX, after the first build
 }
 
-// Renders the queued boxes, about 8 ms of them per task (loading KaTeX first if one needs it); resolves
-// when none are left. The one place the math's work is scheduled.
+// Renders the queued boxes, the scheduler's math budget of them per task (loading KaTeX first if one
+// needs it); resolves when none are left. The queue is the page's: another element's drain may empty it.
 let draining = null;
 export function drainMath() {
   if (!draining && texQueue.length) {
@@ -107,9 +107,11 @@ export function drainMath() {
       try {
         while (texQueue.length) {   // (not empty: the first await comes before the finally)
           if (!katexSettled && texQueue.some(needsKatex)) await loadKatex();
-          await nextTask();
-          const start = performance.now();
-          while (texQueue.length && performance.now() - start < 8) renderBox(texQueue.shift());
+          await sliced('math', () => {
+            if (!texQueue.length || (!katexSettled && needsKatex(texQueue[0]))) return false;   // KaTeX first
+            renderBox(texQueue.shift());
+            return texQueue.length > 0;
+          });
         }
       } finally {
         draining = null;   // at once, so a box queued next starts a new drain

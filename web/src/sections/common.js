@@ -1,7 +1,8 @@
 // Building blocks the sections share: the section frame, Python
 // literals of the learner's inputs, and outputs as the engine printed them.
 import { h, uid, pythonCode, morphWhenSeen } from '../dom.js';
-import { onResize, measureAfterFrame, skipWhileOffScreen } from '../views/nodes.js';
+import { onResize } from '../views/nodes.js';
+import { measureAfterFrame, skipWhileOffScreen } from '../scheduler.js';
 
 export function sectionFrame(id, heading, intro) {
   const headingId = uid(id);

@@ -6,6 +6,7 @@
 // and the step survive an edit.
 import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
 import { BOOK_D_OUT, seedFor } from '../inputs.js';
+import { frame } from '../scheduler.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { placeNote } from './order.js';
 import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
@@ -175,7 +176,7 @@ function build(ctx) {
 
   // After a step the learner took (not after an edit): the step's own drawing (in the sticky head)
   // wholly on screen, and the step's result in the stage below brought into sight under it.
-  const showResult = () => requestAnimationFrame(() => {
+  const showResult = () => frame(() => {
     const head = walk.el.querySelector('.stepper-head');
     let box = head.getBoundingClientRect();
     if (box.bottom > innerHeight || box.top < 0) { scrollBy(0, box.bottom > innerHeight ? box.bottom - innerHeight + 8 : box.top - 8); box = head.getBoundingClientRect(); }

@@ -17,13 +17,12 @@ import { inputRows } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
-import { nextTask } from '../tasks.js';
+import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
 
 export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
 
 const LR_MAX = 10;
 const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
-const SLICE_MS = 10;                  // computing a run: engine work per task, so input and frames get through
 
 // The learner's side of the task: their inputs, seed (the task's own when they set none) and settings.
 function taskSettings(state, optimizer, lr) {
@@ -132,7 +131,7 @@ function build(ctx) {
   let run = null;            // the whole run, once the learner asked for training and it is computed
   let computing = null;      // the run being computed: {session, every, losses, weights, history, parameters, then}
   let shown = 0, reached = 0;   // the step on screen, the furthest step taken
-  let playing = false, frame = 0;
+  let playing = false, frame = null;   // frame: cancels the queued playback tick
 
   const every = () => (run ? run.every : 1);
   const last = () => (run ? run.end : TRAIN_STEPS);   // the run's last step: earlier when its loss became NaN or ±Inf
@@ -168,7 +167,8 @@ function build(ctx) {
     computing = { session, every, losses: [], weights: [], history: [], parameters: null, then };
     computeSlice(computing);
   }
-  // One slice of the run, in this task: whole records (every steps a call) until SLICE_MS have passed.
+  // One slice of the run, in this task: whole records (every steps a call) until the scheduler's compute budget
+  // has passed (so input and frames get through).
   function computeSlice(c) {
     if (c !== computing) return;   // dropped: a reset, an edit or new settings
     const began = performance.now();
@@ -180,7 +180,7 @@ function build(ctx) {
         c.history.push(...part.parameter_history);
         c.parameters = part.parameters;
         c.broken = c.losses.findIndex((v) => !Number.isFinite(v));
-      } while (c.broken < 0 && c.session.stepsLeft() > 0 && performance.now() - began < SLICE_MS);
+      } while (c.broken < 0 && c.session.stepsLeft() > 0 && performance.now() - began < BUDGET_MS.compute);
     } catch (e) { dropComputing(); stop(); fail(e); showStep(shown); return; }
     if (c.broken < 0 && c.session.stepsLeft() > 0) {
       setText(note, `Training: ${Math.min(c.losses.length, TRAIN_STEPS)} of ${TRAIN_STEPS} steps computed…`);
@@ -269,16 +269,16 @@ function build(ctx) {
 
   function stop() {
     playing = false;
-    if (frame) cancelAnimationFrame(frame);
-    frame = 0;
+    if (frame) frame();   // cancels the queued tick
+    frame = null;
   }
   function tick() {
-    frame = 0;
+    frame = null;
     if (!playing) return;
     const next = Math.min(last(), shown + RECORDS_PER_FRAME * every());
     if (next >= last()) playing = false;
     showStep(next);
-    if (playing) frame = requestAnimationFrame(tick);
+    if (playing) frame = inNextFrame(tick);
   }
   function play() {
     playing = true;   // Pause works while the run is still being computed
@@ -288,7 +288,7 @@ function build(ctx) {
       if (frame) return;                            // already playing (Play, Pause, Play while it was computed)
       if (shown >= last()) showStep(0);   // at the end: replay from the start
       showStep(shown);
-      frame = requestAnimationFrame(tick);
+      frame = inNextFrame(tick);
     });
   }
 

@@ -2,7 +2,7 @@
 // [0, 1] and a blue-white-red diverging scale centred on 0 for signed values. Colour is never the only
 // cue: every cell also carries its value as text, title and accessible name.
 
-import { oncePerFrame } from './nodes.js';
+import { sched } from './schedule.js';
 
 // viridis at 0, 0.1, ..., 1 (matplotlib's LUT at those points); interpolated linearly in between.
 const VIRIDIS = ['#440154', '#482475', '#414487', '#355f8d', '#2a788e', '#21918c', '#22a884', '#44bf70', '#7ad151', '#bddf26', '#fde725'];
@@ -45,7 +45,7 @@ function cssColorRgb(text) {
 // costs no style pass even while the views inside it have just been written.
 export function themedStops(node) {
   const root = node.getRootNode();
-  return oncePerFrame(root, () => readStops(root.host || node));
+  return sched.oncePerFrame(root, () => readStops(root.host || node));
 }
 function readStops(node) {
   const style = getComputedStyle(node);

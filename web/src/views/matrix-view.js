@@ -2,7 +2,8 @@
 // full value on hover and focus. Every cell carries data-row, data-col (from 0) and data-value (the
 // engine's shortest round-trip text). update() changes text and attributes in place, so focus survives.
 // It draws what it is given: no engine calls, no number it did not receive.
-import { el, setAttr, setText, uid, measureThenWrite, drawWhenSeen } from './nodes.js';
+import { el, setAttr, setText, uid } from './nodes.js';
+import { sched } from './schedule.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 
@@ -139,11 +140,11 @@ export function matrixView(data, options = {}) {
     latest = next;
     if (!root.isConnected && !repaintQueued) {
       repaintQueued = true;
-      requestAnimationFrame(() => { repaintQueued = false; if (root.isConnected) update(latest); });
+      sched.frame(() => { repaintQueued = false; if (root.isConnected) update(latest); });
     }
     const [r, c] = gridShape(next.shape);
     if (next.values.length !== r * c) throw new Error(`${name} has ${next.values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
-    drawWhenSeen(root, () => draw(next, r, c));
+    sched.drawWhenSeen(root, () => draw(next, r, c));
   }
   function draw(next, r, c) {
     const values = next.values;
@@ -289,7 +290,7 @@ export function matrixView(data, options = {}) {
       fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;   // after layout: no style or layout pass
       if (!headFont) readHeadFont();
       // the fit changes the layout: in the next frame, not inside the observer's delivery (see onResize)
-      if (!queued) { queued = true; requestAnimationFrame(() => { queued = false; layout(); }); }
+      if (!queued) { queued = true; sched.frame(() => { queued = false; layout(); }); }
     });
     roomWatch.observe(roomOf);
   }
@@ -302,7 +303,7 @@ export function matrixView(data, options = {}) {
     // a view not yet in the page is fitted when it is: its room's first report comes after that layout
     if (!root.isConnected) return;
     if (room && root.parentElement === roomParent && headFont) { fit(cellsWidth(), fontPx); return; }
-    measureThenWrite(() => { if (!headFont) readHeadFont(); return { width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }; },
+    sched.measureThenWrite(() => { if (!headFont) readHeadFont(); return { width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }; },
       ({ width, fontPx }) => fit(width, fontPx), root);
   }
   function fit(width, fontPx) {

@@ -246,6 +246,7 @@ export function pointPlot(options) {
   let x = null, y = null;
   let current = -1;     // the named point: 0..n-1, or n for the marker
   let widths = [];      // each point label's width in px
+  let markerWidth = null;   // {text, w}: the marker label's width in px, for its text
   const spokes = svg('g', { class: 'plot-spokes' });
   const dots = svg('g', { class: 'plot-points' });
   const markerG = svg('g', { class: 'plot-marker' },
@@ -283,6 +284,7 @@ export function pointPlot(options) {
       svg('text', { text: p.label || '' }))));
     // the labels' widths as drawn (0 while hidden: then estimated), measured once per drawing
     widths = [...dots.childNodes].map((g) => g.lastChild.getComputedTextLength());
+    markerWidth = null;
     placeMarker(true);
   }
 
@@ -294,7 +296,10 @@ export function pointPlot(options) {
     const m = data.marker;
     if (m) {
       const mx = x(m.x), my = y(m.y), text = m.label || '';
-      const mw = markerLabel.getComputedTextLength();
+      // measured once per drawing and label, not per move: a width read after the move's writes would
+      // lay the page out again in the slider's frame (0 while hidden: measured again next time)
+      if (!markerWidth?.w || markerWidth.text !== text) markerWidth = { text, w: markerLabel.getComputedTextLength() };
+      const mw = markerWidth.w;
       const spot = [[11, -9, 'start'], [11, 17, 'start'], [-11, -9, 'end'], [-11, 17, 'end']].find(([dx, dy, a]) => {
         const b = labelBox([mx + dx, my + dy, a], text, mw);
         return items.every((o) => o.px < b.x0 - 5 || o.px > b.x1 + 5 || o.py < b.y0 - 5 || o.py > b.y1 + 5);

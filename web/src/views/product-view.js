@@ -3,6 +3,7 @@
 // comes from, and fades each row of B by its weight in that row of A: the row is a weighted mix.
 // It draws what it is given (the engine's tensors); it computes nothing but opacities.
 import { el, setAttr, setText } from './nodes.js';
+import { sched } from './schedule.js';
 import { matrixView } from './matrix-view.js';
 import { fixed } from './format.js';
 
@@ -80,7 +81,7 @@ export function productView(options) {
     a.update(next.a); b.update(next.b); c.update(next.c);
     setAttr(root, 'data-rows', next.c.shape[0]);
     // a linked row follows an edit (its weights may have changed); one that no longer exists is let go
-    if (linked >= 0) requestAnimationFrame(() => { if (linked >= 0 && linked < next.c.shape[0]) link(linked); else unlink(); });
+    if (linked >= 0) sched.frame(() => { if (linked >= 0 && linked < next.c.shape[0]) link(linked); else unlink(); });
   }
   return { el: root, update, link, unlink, views: { a, b, c } };
 }

@@ -1,0 +1,197 @@
+// The page's one scheduler: frame, task and idle work, the time budget of work spread over tasks,
+// what is on screen, and the read and write phases of layout. The element, the sections and the math
+// use it; the drawing views receive it (views/index.js's useScheduler) and import nothing from here.
+
+// How long one task's share of work spread over tasks may run before it yields to the browser (ms).
+// Under 50 ms with room to spare, throttled 4× too: a slice checks the clock between pieces of work.
+export const BUDGET_MS = { draws: 4, math: 8, compute: 10 };
+
+// ---- tasks and frames
+
+// A new task (so the browser can paint and handle input between two pieces of work).
+export function nextTask() {
+  return new Promise((resolve) => { const ch = new MessageChannel(); ch.port1.onmessage = () => resolve(); ch.port2.postMessage(0); });
+}
+
+const framesRun = () => typeof requestAnimationFrame === 'function' && document.visibilityState !== 'hidden';
+
+// requestAnimationFrame, except in a hidden tab, which runs no frames: there a task does.
+export function nextFrame() {
+  if (!framesRun()) return nextTask();
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+// fn in the next animation frame (a task in a hidden tab); returns a function that cancels it.
+export function frame(fn) {
+  let live = true;
+  nextFrame().then(() => { if (live) fn(); });
+  return () => { live = false; };
+}
+
+// A task when the browser is idle (requestIdleCallback, at most timeoutMs away), else the next task:
+// work nobody waits for.
+export function idle(timeoutMs = 200) {
+  if (typeof requestIdleCallback !== 'function') return nextTask();
+  return new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: timeoutMs }));
+}
+
+// Work spread over tasks: step() runs a piece and returns whether pieces are left; each task runs
+// pieces until its share of the budget (BUDGET_MS[kind]) is spent. Resolves when none are left.
+export async function sliced(kind, step) {
+  const budget = BUDGET_MS[kind];
+  for (let more = true; more;) {
+    await nextTask();
+    const start = performance.now();
+    do more = step(); while (more && performance.now() - start < budget);
+  }
+}
+
+// ---- read and write phases
+
+// Layout reads batched after an update's writes. A size read between writes makes the browser lay the
+// page out again, once per view; every job queued in one synchronous pass (an update of every section)
+// instead reads in a row, one layout for the lot, and then writes. Runs before the pass's promise
+// settles for anyone awaiting it. node: what the job measures (the latest job per node counts).
+let pending = null;
+export function measureThenWrite(read, write, node) {
+  const region = node && skippedRegionOf(node);
+  if (region) { later(region, node, { read, write }); return; }
+  if (!pending) { pending = []; queueMicrotask(() => { const jobs = pending; pending = null; run(jobs); }); }
+  pending.push({ read, write });
+}
+function run(jobs) {
+  const seen = jobs.map((job) => job.read());
+  jobs.forEach((job, i) => job.write(seen[i]));
+}
+
+// A region with content-visibility: auto that is off screen is neither styled nor laid out; a size
+// read inside it lays it out. So its reads wait: for the browser to render it again (its
+// contentvisibilityautostatechange event), or for a task of their own after the frame, one region per
+// task, so an edit's frame lays out only what is on screen. In a browser without the event, nothing
+// waits.
+const skipped = new Set();
+const deferred = new Map();   // region -> Map(node -> latest job)
+let draining = null;
+export function skipWhileOffScreen(region) {
+  region.addEventListener('contentvisibilityautostatechange', (e) => {
+    if (e.skipped) { skipped.add(region); return; }
+    skipped.delete(region);
+    const jobs = deferred.get(region);
+    deferred.delete(region);
+    if (jobs) for (const [node, job] of jobs) measureThenWrite(job.read, job.write, node);
+  });
+}
+function skippedRegionOf(node) {
+  if (!skipped.size) return null;
+  for (let n = node; n; n = n.parentNode) if (skipped.has(n)) return n;
+  for (const region of skipped) if (!region.isConnected) skipped.delete(region);   // a rebuilt element's old sections
+  return null;
+}
+function later(region, node, job) {
+  if (!deferred.has(region)) deferred.set(region, new Map());
+  deferred.get(region).set(node, job);
+  draining ||= (async () => {
+    while (deferred.size) {
+      await nextTask();
+      if (drawing) { await drawing; continue; }   // what waits to be drawn is measured once it is
+      const next = deferred.entries().next();
+      if (next.done) break;
+      const [region, jobs] = next.value;
+      deferred.delete(region);
+      if (region.isConnected) run([...jobs.values()]);
+      else skipped.delete(region);
+    }
+    draining = null;
+  })();
+}
+// A read that can wait for the frame to be drawn (whether a box scrolls sideways, say): it runs in a
+// task after it, when the layout is already done and reading it costs nothing.
+export function measureAfterFrame(read, write, node) {
+  later(node, node, { read, write });
+}
+
+// Once per frame: the same computed-style read, shared by every view drawn until the next frame (a
+// custom property read after writes recalculates the page's style, and a page has dozens of views,
+// drawn over several tasks).
+let perFrame = null;
+export function oncePerFrame(key, read) {
+  if (!perFrame) {
+    perFrame = new Map();
+    const reset = () => { perFrame = null; };
+    if (framesRun()) requestAnimationFrame(reset);
+    else queueMicrotask(reset);
+  }
+  if (!perFrame.has(key)) perFrame.set(key, read());
+  return perFrame.get(key);
+}
+
+// ---- what is on screen
+
+// Drawing that waits while it is off screen. An edit redraws every view and paragraph of a section;
+// the ones on screen draw at once, in the edit's frame, and the others in the tasks after it, a few ms
+// of them per task (BUDGET_MS.draws), or as soon as one comes on screen (an IntersectionObserver).
+// Only a node's latest draw runs. A node that is not in the document, not yet seen by the observer, or
+// holding the keyboard focus (just scrolled to, before the observer's next report) draws at once.
+const onScreen = new WeakMap();   // node -> on screen, as the observer last reported (absent: not known)
+const waiting = new Map();    // node -> its latest draw, in the order they were first queued
+let screenWatch = null, drawing = null;
+function watchScreen() {
+  if (screenWatch === null) {
+    screenWatch = typeof IntersectionObserver === 'function' ? new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        onScreen.set(e.target, e.isIntersecting);
+        const draw = e.isIntersecting && waiting.get(e.target);
+        if (draw) { waiting.delete(e.target); drawReportingErrors(draw); }
+      }
+    }) : false;
+  }
+  return screenWatch;
+}
+export function drawWhenSeen(node, draw) {
+  const watch = watchScreen();
+  if (!watch || !node.isConnected) { waiting.delete(node); draw(); return; }
+  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  if (onScreen.get(node) !== false || holdsFocus(node)) { waiting.delete(node); draw(); return; }
+  waiting.set(node, draw);
+  drawing ||= drawWaiting();
+}
+function drawWaiting() {
+  return sliced('draws', () => {
+    const next = waiting.entries().next();
+    if (next.done) return false;
+    waiting.delete(next.value[0]);
+    drawReportingErrors(next.value[1]);
+    return waiting.size > 0;
+  }).then(() => { drawing = waiting.size ? drawWaiting() : null; });   // a draw queued as the last slice ended
+}
+function holdsFocus(node) {
+  const focused = node.getRootNode().activeElement;
+  return Boolean(focused && node.contains(focused));
+}
+// A draw that throws is a bug (a view checks its data before it waits): reported, the others still run.
+function drawReportingErrors(draw) {
+  try { draw(); } catch (e) { console.error(e); }
+}
+// The draws waiting inside container are dropped (it was just redrawn whole).
+export function dropDraws(container) {
+  for (const n of waiting.keys()) if (container.contains(n)) waiting.delete(n);
+}
+
+// Which nodes are on the screen or within one screen of it: onNear(node) when a watched node comes
+// near, onFar(node) when it leaves. Returns {watch(node), stop()}, or null where browsers cannot tell
+// (everything is then near).
+export function watchNear(onNear, onFar) {
+  if (typeof IntersectionObserver !== 'function') return null;
+  const observer = new IntersectionObserver((entries) => {
+    for (const e of entries) (e.isIntersecting ? onNear : onFar)(e.target);
+  }, { rootMargin: '100% 0px' });
+  return { watch: (node) => observer.observe(node), stop: () => observer.disconnect() };
+}
+
+// Resolves when no draw and no read waits any more (the page's updateComplete includes it).
+export async function drawingSettled() {
+  while (drawing || draining) { await drawing; await draining; }
+}
+
+// What the drawing views are given (views/index.js's useScheduler).
+export const viewScheduler = Object.freeze({ frame, drawWhenSeen, measureThenWrite, oncePerFrame });
