@@ -136,7 +136,7 @@ function filesModule(esm) {
   };
 }
 
-// The editor's limits, from the engine's one table (web/engine-limits.mjs): model.js's LIMITS.
+// The editor's limits, from the engine's one table (web/engine-limits.mjs): inputs.js's LIMITS.
 const limitsModule = limitsPlugin(await engineTable(path.join(out, 'engine')));
 
 const result = await esbuild.build({

@@ -1,5 +1,5 @@
 // One table of limits and one list of section ids, both the engine's: the page's LIMITS, as web/build.mjs
-// bundles model.js, equal engine.limits().page in both wasm engines; the ids sectionData serves are the
+// bundles inputs.js, equal engine.limits().page in both wasm engines; the ids sectionData serves are the
 // page's (web/src/sections/order.js) but train, in page order; README and docs/embedding.md list those ids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,10 +16,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENGINE_DIR = path.join(ROOT, 'build/web/engine');
 const require = createRequire(import.meta.url);
 
-// model.js's LIMITS as a bundle made with these plugins sees it.
+// inputs.js's LIMITS as a bundle made with these plugins sees it.
 async function bundledLimits(plugins) {
   const built = await esbuild.build({
-    stdin: { contents: "import { LIMITS } from './web/src/model.js'; globalThis.limits = LIMITS;", resolveDir: ROOT, loader: 'js' },
+    stdin: { contents: "import { LIMITS } from './web/src/inputs.js'; globalThis.limits = LIMITS;", resolveDir: ROOT, loader: 'js' },
     bundle: true, format: 'iife', write: false, logLevel: 'error', plugins,
   });
   const context = {};
