@@ -56,26 +56,31 @@ test('your d_k is ringed on both curves of both plots', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=why-sqrt-dk`);
   await waitForLab(page);
-  const rings = (testid) => page.locator(`attention-lab [data-testid=${testid}] circle.plot-ring`).evaluateAll((cs) => cs.map((c) => ({ x: Number(c.dataset.x), y: Number(c.dataset.y), cx: c.getAttribute('cx'), cy: c.getAttribute('cy') })));
-  // the dots of a series at x = d_k (the sweep's own points, as drawn)
-  const dotAt = (testid, series, index) => page.locator(`attention-lab [data-testid=${testid}] circle.plot-dot[data-series="${series}"][data-index="${index}"]`).evaluate((c) => ({ cx: c.getAttribute('cx'), cy: c.getAttribute('cy') }));
+  // A plot is drawn again when its width changes (a late font, a scrollbar): each read takes the rings and
+  // the dots they must sit on from one drawing, in one evaluation.
+  const rings = (testid, index = -1) => page.locator(`attention-lab [data-testid=${testid}]`).evaluate((plot, i) => ({
+    rings: [...plot.querySelectorAll('circle.plot-ring')].map((c) => ({ x: Number(c.dataset.x), y: Number(c.dataset.y), cx: c.getAttribute('cx'), cy: c.getAttribute('cy') })),
+    dots: [0, 1].map((series) => { const c = plot.querySelector(`circle.plot-dot[data-series="${series}"][data-index="${i}"]`); return c && { cx: c.getAttribute('cx'), cy: c.getAttribute('cy') }; }),
+  }), index);
+  const at = (r) => ({ cx: r.cx, cy: r.cy });
   const c64 = caseAt(64);
-  let spread = await rings('dk-spread');
+  const i64 = 5;   // d_k = 2, 4, 8, 16, 32, 64: the sixth point of the sweep
+  const spreadPlot = await rings('dk-spread', i64);
+  let spread = spreadPlot.rings;
   assert.deepEqual(spread.map((r) => r.x), [64, 64]);
   assert.ok(Math.abs(spread[0].y - c64.spread) < 1e-5, `on the std curve: ${spread[0].y} vs ${c64.spread}`);
   assert.equal(spread[1].y, 8, 'on the √d_k curve');
-  const i64 = 5;   // d_k = 2, 4, 8, 16, 32, 64: the sixth point of the sweep
-  assert.deepEqual({ cx: spread[0].cx, cy: spread[0].cy }, await dotAt('dk-spread', 0, i64), 'the ring sits on the std curve\'s dot');
-  const max = await rings('dk-saturation');
-  assert.deepEqual({ cx: max[0].cx, cy: max[0].cy }, await dotAt('dk-saturation', 0, i64), 'on the unscaled curve');
-  assert.deepEqual({ cx: max[1].cx, cy: max[1].cy }, await dotAt('dk-saturation', 1, i64), 'on the scaled curve');
+  assert.deepEqual(at(spread[0]), spreadPlot.dots[0], 'the ring sits on the std curve\'s dot');
+  const maxPlot = await rings('dk-saturation', i64);
+  assert.deepEqual(at(maxPlot.rings[0]), maxPlot.dots[0], 'on the unscaled curve');
+  assert.deepEqual(at(maxPlot.rings[1]), maxPlot.dots[1], 'on the scaled curve');
   assert.match(await page.locator('attention-lab [data-testid=dk-saturation] .plot-legend').textContent(), /your d_k = 64/);
   // a d_k between the sweep's points: still two rings per plot, at it
   await page.locator('attention-lab [data-testid=dk-input]').fill('100');
   await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=dk-readout]').textContent.startsWith('d_k = 100:'));
-  spread = await rings('dk-spread');
+  spread = (await rings('dk-spread')).rings;
   assert.deepEqual(spread.map((r) => r.x), [100, 100]);
   assert.equal(spread[1].y, 10);
-  assert.deepEqual((await rings('dk-saturation')).map((r) => r.x), [100, 100]);
+  assert.deepEqual((await rings('dk-saturation')).rings.map((r) => r.x), [100, 100]);
   assert.deepEqual(problems, []);
 });
