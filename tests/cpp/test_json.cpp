@@ -35,7 +35,8 @@ TEST_CASE("json_in reads what nlohmann reads, with the same values and number ty
         "{\"a\":{\"b\":[1,2,{\"c\":null}]},\"d\":\"e\"}", "\xEF\xBB\xBF{\"bom\":1}", "[[[[1.25,-0.0]]]]", "\"\\u0000\"",
     };
     // every request of the reference fixtures
-    for (const auto& c : fixture_json("reference_cases.json")["cases"]) texts.push_back(c["request"].dump());
+    const nlohmann::json reference = fixture_json("reference_cases.json");   // kept alive: the loop reads into it
+    for (const auto& c : reference["cases"]) texts.push_back(c["request"].dump());
     for (const std::string& text : texts) {
         INFO(text.substr(0, 200));
         const nlohmann::json theirs = nlohmann::json::parse(text);

@@ -393,7 +393,8 @@ TEST_CASE("the train task: four orders in which a token's predecessor differs, a
         CHECK(differs);
     }
     // the batch is the one PyTorch trained for the fixture (its request, spelled out by the train_task op)
-    for (const json& c : fixture_json("train_page_cases.json")["cases"]) {
+    const json fixture = fixture_json("train_page_cases.json");   // kept alive: the loop reads into it
+    for (const json& c : fixture["cases"]) {
         json ask = c["task"];
         ask["op"] = "train_task";
         const json spelled = eval_ok(ask);
