@@ -92,9 +92,14 @@ test('the bug hunt: a random row of attn_weights is corrupted, found by comparin
     return { row: changed[0], cells };
   };
   const seen = new Set();
+  // The section redraws its own drawings after the click (in a frame, or when seen): each round waits until
+  // the weights' print shows the new corruption (always another row than the last round's).
+  const printIn = (testid) => page.evaluate((id) => document.querySelector('attention-lab').shadowRoot.querySelector(`[data-testid=${id}] pre.mv-print`)?.textContent, testid);
   for (let round = 0; round < 2; round++) {
+    const before = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=debug-product] [data-matrix=attn_weights] pre.mv-print')?.textContent ?? null);
     await page.locator('[data-testid=corrupt-random]').click();
     await settle(page);
+    await page.waitForFunction((old) => (document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=debug-product] [data-matrix=attn_weights] pre.mv-print')?.textContent ?? null) !== old, before);
     const { row, cells } = await findBug();
     seen.add(row);
     // the row is the book's row reversed, and its print changed
@@ -102,8 +107,10 @@ test('the bug hunt: a random row of attn_weights is corrupted, found by comparin
     assert.notEqual(await weightsPrint(), CELLS.get('3.3.2/attn_weights').print);
     // the outputs are the engine's product of the corrupted weights (the native CLI as oracle)
     const want = nativeEval({ op: 'matmul', a: cells.map((r) => r.map((c) => Number(c.value))), b: rowsOf(CELLS.get('inputs')) });
+    // (a view below the screen is drawn in a later task or when seen: wait until it shows this round's print)
+    await page.waitForFunction((print) => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=debug-product-out] pre.mv-print')?.textContent === print, want.print)
+      .catch(async (e) => { assert.equal(await printIn('debug-product-out'), want.print, 'the corrupted all_context_vecs print'); throw e; });
     sameValues(await drawnCells(page, '[data-testid=debug-product-out]'), want, 'the corrupted all_context_vecs');
-    assert.equal(await page.locator('[data-testid=debug-product-out] pre.mv-print').textContent(), want.print);
     // nothing names the row before it is found
     const said = `${await verdict.textContent()} ${await page.locator('[data-section=batched] .debug').textContent()}`.replace(/Row \d \([^)]*\)/g, '');
     assert.doesNotMatch(said, new RegExp(`row ${row + 1}\\b|reverse`, 'i'));
