@@ -132,24 +132,34 @@ class Driver {
   }
 
   // The middle of the first element that selector matches, in viewport pixels, scrolled into view first.
+  // hit: whether the element's middle is the element itself (or inside it) for a hit test through the
+  // shadow roots on the way, i.e. whether a click there would land on it.
   centerOf(selector) {
     return this.evaluate(`(selector) => {
       const el = (${BY_SELECTOR})(selector);
       el.scrollIntoView({ block: 'center', inline: 'center' });
       const r = el.getBoundingClientRect();
-      return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
+      const x = Math.round(r.left + r.width / 2), y = Math.round(r.top + r.height / 2);
+      let at = document.elementFromPoint(x, y);
+      while (at && at.shadowRoot && at.shadowRoot.elementFromPoint(x, y) && at.shadowRoot.elementFromPoint(x, y) !== at) at = at.shadowRoot.elementFromPoint(x, y);
+      return { x, y, hit: !!at && (at === el || el.contains(at)) };
     }`, selector);
   }
 
-  // A real pointer click on the middle of the element, scrolled into view first.
-  // Measured again after the scroll has settled: sections laid out on the way in (content-visibility)
-  // can move the element after the first measurement.
+  // A real pointer click on the middle of the element, scrolled into view first. Measured until two
+  // measurements a couple of frames apart agree and the middle hits the element: sections laid out on
+  // the way in (content-visibility), drawings drawn when seen and late fonts can move it after a measurement.
   click(testId) { return this.clickOn(`[data-testid="${testId}"]`); }
   async clickOn(selector) {
-    await this.centerOf(selector);
-    await this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
-    const { x, y } = await this.centerOf(selector);
-    await this.clickAt(x, y);
+    let last = await this.centerOf(selector);
+    for (let tries = 0; tries < 20; tries++) {
+      await this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+      const now = await this.centerOf(selector);
+      const still = now.x === last.x && now.y === last.y;
+      last = now;
+      if (still && now.hit) break;
+    }
+    await this.clickAt(last.x, last.y);
   }
 
   // The pointer moved onto the middle of the first element that selector matches.
