@@ -9,8 +9,6 @@ import { pythonFixed } from './views/format.js';
 // so the page and its drawings build nodes one way; setText and uid have their one home there too.
 export { el as h, setText, uid } from './views/nodes.js';
 import { el as h } from './views/nodes.js';
-// The math (its own module, web/src/math.js), here too for the modules that import it from dom.js.
-export { tex, renderMath, drainMath, loadKatex, deferMath } from './math.js';
 
 // A control built once by its section, with its listeners and state: place(node) stands for it in a
 // tree built for morph, which then leaves the node where it is (or moves it there), never rebuilding or

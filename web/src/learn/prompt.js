@@ -2,7 +2,8 @@
 // or one of a few choices) or skipped with "Just show me", then graded against what the engine
 // computed for the current inputs. The section hands the expected value to update() on every edit,
 // so the grade and the revealed value always follow the inputs; nothing here knows a number.
-import { h, uid, morph, renderMath, place, setText } from '../dom.js';
+import { h, uid, morph, place, setText } from '../dom.js';
+import { renderMath } from '../math.js';
 import { setAttr } from '../views/nodes.js';
 
 // Attribute changes only where they differ: an update that changes nothing touches no node.

@@ -1,7 +1,8 @@
 // Section "batched" (the second source document): the simplified attention of §3.3 applied to all
 // tokens in one product, drawn (attn_weights · inputs = all_context_vecs), its shapes, the three-token
 // toy, and a bug hunt: one row of attn_weights corrupted at random, found by comparing rows.
-import { h, para, tex, codeCell, place } from '../dom.js';
+import { h, para, codeCell, place } from '../dom.js';
+import { tex } from '../math.js';
 import { sectionFrame, inputsPython, pyList, errorNote, show } from './common.js';
 import { batchedPrompts } from '../learn/prompts.js';
 import { placeNote } from './order.js';

@@ -4,7 +4,8 @@
 // running sums and the context vectors are drawn as matrix views, each filled in by the step that
 // computes it. Every number is the engine's; the views are built once and updated in place, so focus
 // and the step survive an edit.
-import { h, para, tex, codeCell, fixed4, place } from '../dom.js';
+import { h, para, codeCell, fixed4, place } from '../dom.js';
+import { tex } from '../math.js';
 import { BOOK_D_OUT, seedFor } from '../inputs.js';
 import { frame } from '../scheduler.js';
 import { sectionFrame, inputsPython, show } from './common.js';

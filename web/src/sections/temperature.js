@@ -2,7 +2,8 @@
 // engine call (the weights under T, the 6×6 map under T and z(2) under T) and changes only text and
 // transforms, so it stays cheap. Under the slider: z(2) under T (the engine's), drawn among the value
 // vectors when d_out = 2, and the whole 6×6 weight map under T.
-import { h, para, tex, uid, fixed4, setText } from '../dom.js';
+import { h, para, uid, fixed4, setText } from '../dom.js';
+import { tex } from '../math.js';
 import { sectionFrame, keyboardScroll } from './common.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
