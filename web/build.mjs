@@ -26,9 +26,7 @@ for (const f of woff2) fs.copyFileSync(path.join(katexDir, 'fonts', f), path.joi
 // the faces the math on screen uses): subsets of the files above, in katex/fonts/subset/ (made below,
 // with the formulas). Only the list goes into the bundle, not the font data.
 const katexCss = read(path.join(katexDir, 'katex.min.css'));
-// Not the math italic faces: cut, they draw a few pixels of their letters differently (anti-aliasing, seen
-// in Chromium and Firefox screenshots), so they ship whole.
-const SUBSET_FACES = (file) => !file.startsWith('KaTeX_Math-');
+// Every face is cut (below); the list names the cut files.
 const fonts = [];
 for (const m of katexCss.matchAll(/@font-face\{([^}]*)\}/g)) {
   const rule = m[1];
@@ -36,7 +34,7 @@ for (const m of katexCss.matchAll(/@font-face\{([^}]*)\}/g)) {
   const style = /font-style:([^;]+)/.exec(rule)[1];
   const weight = /font-weight:([^;]+)/.exec(rule)[1];
   const file = /url\(fonts\/([^)]+\.woff2)\)/.exec(rule)[1];
-  fonts.push({ family, style, weight, file: SUBSET_FACES(file) ? `subset/${file}` : file });
+  fonts.push({ family, style, weight, file: `subset/${file}` });
 }
 const katexCssNoFonts = katexCss.replace(/@font-face\{[^}]*\}/g, '');
 
@@ -68,6 +66,13 @@ const katexLib = [
 ].join('\n');
 fs.writeFileSync(path.join(out, 'katex-lib.js'), katexLib);
 
+// engine/loader.js, minified (bindings/loader.js is commented for readers: 14 KB, 4.9 KB gzip; the page
+// loads it before its engine). It stays a plain script: esbuild renames locals and drops comments only.
+if (fs.existsSync(path.join(out, 'engine'))) {
+  const { code } = await esbuild.transform(read(path.join(root, 'bindings/loader.js')), { minify: true, target: 'es2015', charset: 'utf8' });
+  fs.writeFileSync(path.join(out, 'engine/loader.js'), `/* attention-lab's engine loader: bindings/loader.js (MIT), minified by web/build.mjs. */\n${code}`);
+}
+
 // The integrity map: the SHA-384 of every script the element loads (katex-lib.js above, the engine
 // files the wasm build put in build/web/engine/, engine-worker.js as web/ has it), as <script integrity>
 // and fetch() take it. It goes into the bundle as the virtual module "attention-lab-integrity" (the
@@ -97,10 +102,15 @@ const math = mathTemplates(formulas);
 for (const key of math.missing) console.warn(`web/build.mjs: ${JSON.stringify(key)} gets no template (a digit changes its layout): KaTeX renders it at run time`);
 // The element's KaTeX faces keep only the characters the page's formulas can contain
 // (math-prerender.mjs's mathCharacters: the templates' and printable ASCII): Main-Regular, the face
-// every formula uses, from 25.7 to 11.6 KB.
+// every formula uses, from 25.7 to 11.6 KB; Math-Italic from 16.1 to 13.0 KB. Plus FreeType's
+// auto-hinter's reference letters for lowercase Greek (its blue zones, afblue.dat): Chromium and Firefox
+// on Linux hint with it, measuring each script's heights on those letters, so a face cut to α and ω
+// alone hinted them differently (the math italic faces drew a few pixels apart). With them, every cut
+// face draws exactly as the whole one (tests/browser/fonts.test.js). Latin's are in printable ASCII.
+const AUTOHINTER_GREEK = 'αβγδεζηθιλμξοπρστφχψω';
 fs.mkdirSync(path.join(out, 'katex/fonts/subset'), { recursive: true });
-const fontCharacters = mathCharacters(math.shapes);
-await Promise.all(woff2.filter(SUBSET_FACES).map(async (f) => fs.writeFileSync(path.join(out, 'katex/fonts/subset', f),
+const fontCharacters = mathCharacters(math.shapes) + AUTOHINTER_GREEK;
+await Promise.all(woff2.map(async (f) => fs.writeFileSync(path.join(out, 'katex/fonts/subset', f),
   await subsetFont(fs.readFileSync(path.join(katexDir, 'fonts', f)), fontCharacters, { targetFormat: 'woff2' }))));
 const mathModule = {
   name: 'attention-lab-math',

@@ -196,3 +196,54 @@ test('a listing the learner opened stays open through an edit', async () => {
   assert.deepEqual(open, { listing: true, value: '0.9' });
   assert.deepEqual(problems, []);
 });
+
+test('at load the first numbers come before the views off screen are drawn, and updateComplete waits for all of them', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // When z(2)'s 0.3061 first shows in the page (a code cell's output, in §3.4.1's first update), how
+  // many numbers the views far below it (§3.4.1's context vectors) and in the closed editor show.
+  // They wait for the IntersectionObserver or for the slices after that task (scheduler.js's
+  // holdUnseenDraws): drawn in that task, the first numbers waited for every view of the section.
+  await page.addInitScript(() => {
+    window.__atFirstNumber = null;
+    const attach = () => {
+      const lab = document.querySelector('attention-lab');
+      if (!lab?.shadowRoot) { requestAnimationFrame(attach); return; }
+      // shown as scripts/bench_browser.mjs counts it: not hidden, not a view's print for screen readers
+      const shows = (text) => {
+        for (let n = text.parentElement; n; n = n.parentElement) {
+          if (n.hidden || n.classList.contains('mv-print') || (n.tagName === 'DETAILS' && !n.open)) return false;
+        }
+        return true;
+      };
+      const watch = new MutationObserver(() => {
+        const root = lab.shadowRoot;
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        let found = false;
+        while (!found && walker.nextNode()) found = walker.currentNode.data.includes('0.3061') && shows(walker.currentNode);
+        if (!found) return;
+        watch.disconnect();
+        // numbers shown (the editor's preview starts as one placeholder cell: its rows below the first)
+        const shown = (cells) => [...root.querySelectorAll(cells)].filter((td) => td.textContent !== '').length;
+        window.__atFirstNumber = { contextVecs: shown('[data-section=step-by-step] [data-matrix=context_vec] td.mv-cell'),
+          editor: shown('details.editor [data-matrix] td.mv-cell:not([data-row="0"])'),
+          contextViews: root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]').length };
+      });
+      watch.observe(lab.shadowRoot, { subtree: true, childList: true, characterData: true });
+    };
+    attach();
+  });
+  await page.goto(server.url);
+  await page.waitForFunction(() => window.__atFirstNumber !== null);
+  const atFirst = await page.evaluate(() => window.__atFirstNumber);
+  assert.ok(atFirst.contextViews > 0, JSON.stringify(atFirst));
+  assert.deepEqual({ contextVecs: atFirst.contextVecs, editor: atFirst.editor }, { contextVecs: 0, editor: 0 });
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  const after = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    return [...root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]')].map((v) => [...v.querySelectorAll('td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4)));
+  });
+  // (drawn, their values in place; the stepper reveals their text at its step)
+  assert.ok(after.length > 0 && after.every((row) => row.join(' ') === '0.3061 0.8210'), JSON.stringify(after));
+  assert.deepEqual(problems, []);
+});

@@ -11,7 +11,7 @@ import { h, para } from './dom.js';
 import { katexFrom, drainMath, renderMath, deferMath } from './math.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
-import { nextTask, nextFrame, idle, drawingSettled, watchNear, viewScheduler } from './scheduler.js';
+import { nextTask, nextFrame, idle, drawingSettled, watchNear, viewScheduler, holdUnseenDraws } from './scheduler.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
 import { editorPanel } from './editor.js';
 import { ladder } from './ladder.js';
@@ -265,7 +265,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
               updateSection(s);
             }
           } finally {
-            if (first) { deferMath(-1); loading = false; }
+            if (first) { deferMath(-1); holdUnseenDraws(false); loading = false; }
           }
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
@@ -295,13 +295,16 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     };
     // The first build queues its math for drainMath (a few ms per task); later updates render at once.
     deferMath(1);
+    holdUnseenDraws(true);   // and draws what is on screen first, the rest a slice per task (scheduler.js)
     const specs = section === 'all' ? SECTIONS : [sectionById(section)];
-    // What an edit updates: the editor (its preview of the weights) and the sections, in page order.
+    // What an edit updates: the sections in page order and the editor (its preview of the weights).
     // Only the first section is built now, for the first screen; each other one is built in a task of
     // its own by the first pass (recompute), in a slot that holds its place, so no task at load grows long.
     const editor = section !== 'temperature' ? editorPanel(ctx) : null;
     const firstSection = specs[0].build(ctx);
-    const sections = [...(editor ? [editor] : []), firstSection];
+    // (the editor after the first section: that one's first update brings the first numbers, and the
+    // editor starts closed)
+    const sections = [firstSection, ...(editor ? [editor] : [])];
     const unbuilt = specs.slice(1).map((spec) => ({ spec, slot: document.createComment(spec.id) }));
     const buildNext = () => {
       const { spec, slot } = unbuilt.shift();

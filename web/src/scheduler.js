@@ -131,7 +131,12 @@ export function oncePerFrame(key, read) {
 // the ones on screen draw at once, in the edit's frame, and the others in the tasks after it, a few ms
 // of them per task (BUDGET_MS.draws), or as soon as one comes on screen (an IntersectionObserver).
 // Only a node's latest draw runs. A node that is not in the document, not yet seen by the observer, or
-// holding the keyboard focus (just scrolled to, before the observer's next report) draws at once.
+// holding the keyboard focus (just scrolled to, before the observer's next report) draws at once, except
+// a drawing view's while an element's first pass runs (holdUnseenDraws): then a view not in the document
+// yet (a section being built: its first update draws it again anyway) or not yet reported on waits, those
+// on screen for the observer's first report, the others a few ms per task, so that no task at load draws
+// a whole section's views (they were most of the load's long tasks). Text (dom.js's patches) is cheap
+// and draws as before, so the first numbers come with their section's first update.
 const onScreen = new WeakMap();   // node -> on screen, as the observer last reported (absent: not known)
 const waiting = new Map();    // node -> its latest draw, in the order they were first queued
 let screenWatch = null, drawing = null;
@@ -147,15 +152,27 @@ function watchScreen() {
   }
   return screenWatch;
 }
-export function drawWhenSeen(node, draw) {
+export function drawWhenSeen(node, draw) { drawWhen(node, draw, false); }
+function drawViewWhenSeen(node, draw) { drawWhen(node, draw, heldUnseen > 0); }
+function drawWhen(node, draw, held) {
   const watch = watchScreen();
-  if (!watch || !node.isConnected) { waiting.delete(node); draw(); return; }
+  if (!watch || (!node.isConnected && !held)) { waiting.delete(node); draw(); return; }
   if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  if (held && (!node.isConnected || (onScreen.get(node) === undefined && !holdsFocus(node)))) {
+    waiting.set(node, draw);
+    drawing ||= drawWaiting();
+    return;
+  }
   if (onScreen.get(node) !== false || holdsFocus(node)) { waiting.delete(node); draw(); return; }
   waiting.set(node, draw);
   drawing ||= drawWaiting();
 }
-function drawWaiting() {
+let heldUnseen = 0;   // elements in their first pass
+export function holdUnseenDraws(hold) { heldUnseen += hold ? 1 : -1; }
+// (in a first pass, after the next frame: the section's own update comes first, and the frame lays the
+// page out and lets the observer say what is on screen before any view's draw reads the layout)
+async function drawWaiting() {
+  if (heldUnseen) await nextFrame();
   return sliced('draws', () => {
     const next = waiting.entries().next();
     if (next.done) return false;
@@ -194,4 +211,4 @@ export async function drawingSettled() {
 }
 
 // What the drawing views are given (views/index.js's useScheduler).
-export const viewScheduler = Object.freeze({ frame, drawWhenSeen, measureThenWrite, oncePerFrame });
+export const viewScheduler = Object.freeze({ frame, drawWhenSeen: drawViewWhenSeen, measureThenWrite, oncePerFrame });
