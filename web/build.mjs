@@ -146,6 +146,20 @@ function filesModule(esm) {
   };
 }
 
+// The element's own style sheets (element.css, views.css, learn.css) come in as text, minified unless
+// --dev: their comments are for readers (about 3 KB gzip of the bundle). Whitespace and comments only:
+// esbuild's full minify rewrites rgba(110,110,110,0.35) as #6e6e6e59, an alpha of 0.349, which draws
+// the cells' shades a step apart.
+const minifiedCss = {
+  name: 'minified-css',
+  setup(b) {
+    b.onLoad({ filter: /\.css$/ }, async (args) => ({
+      contents: dev ? read(args.path) : (await esbuild.transform(read(args.path), { loader: 'css', minifyWhitespace: true, charset: 'utf8' })).code,
+      loader: 'text',
+    }));
+  },
+};
+
 // The editor's limits, from the engine's one table (web/engine-limits.mjs): inputs.js's LIMITS.
 const limitsModule = limitsPlugin(await engineTable(path.join(out, 'engine')));
 
@@ -158,7 +172,7 @@ const result = await esbuild.build({
   minify: !dev,
   sourcemap: dev ? false : 'linked',
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, limitsModule, mathModule, filesModule(false)],
+  plugins: [katexAssets, integrityModule, limitsModule, mathModule, minifiedCss, filesModule(false)],
   banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
   metafile: true,
   logLevel: 'warning',
@@ -174,7 +188,7 @@ await esbuild.build({
   outfile: path.join(out, 'attention-lab.mjs'),
   bundle: true, format: 'esm', target: ['es2020'], minify: !dev,
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, limitsModule, mathModule, filesModule(true)],
+  plugins: [katexAssets, integrityModule, limitsModule, mathModule, minifiedCss, filesModule(true)],
   banner: { js: '/* attention-lab.mjs: <attention-lab> as an ES module for bundlers (Vite, esbuild, webpack); the engines, KaTeX and its fonts are imports beside it. Built by web/build.mjs. */' },
   logLevel: 'warning',
 });
