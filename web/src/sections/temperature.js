@@ -108,8 +108,8 @@ function build(ctx) {
     heat.update({ values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words });
     // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
     const flat = dk !== 2;
-    plane.el.hidden = flat;
-    planeNote.hidden = !flat;
+    if (plane.el.hidden !== flat) plane.el.hidden = flat;   // (setting the same value still writes the attribute)
+    if (planeNote.hidden !== !flat) planeNote.hidden = !flat;
     setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
     if (!flat) {
       plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
@@ -135,6 +135,12 @@ function build(ctx) {
     }
     const T = following ? sqrtDk : userT;
     if (following) userT = null;
+    const words = ctx.state.words;
+    const w = r('temperature_weights_2').values;
+    const z2 = r('temperature_context_2').values, values = r('values');
+    // the drawings first: the map reads the theme's colours (computed style), cheap only before this
+    // step's writes have made the page's style dirty
+    drawViews(D, words, dk, z2, values, w);
     setText(sqrtMark, `√d_k=${sqrtDk.toFixed(2)} │`);
     if (marks.firstChild?.value !== String(sqrtDkPos)) {
       marks.replaceChildren(h('option', { value: String(sqrtDkPos), label: '√d_k' }), h('option', { value: '0', label: 'T = 1 (unscaled)' }));
@@ -142,8 +148,6 @@ function build(ctx) {
     }
     slider.value = String(posOf(T));
 
-    const words = ctx.state.words;
-    const w = r('temperature_weights_2').values;
     while (barEls.length < w.length) {
       const bar = h('div', { class: 'bar' }), value = h('span', { class: 'bar-value' }), word = h('span', { class: 'bar-word' });
       barEls.push(bar); valueEls.push(value); wordEls.push(word);
@@ -157,11 +161,9 @@ function build(ctx) {
     }
     setText(weightsText, texts.join(' '));
     setText(scoresText, `[${r('attn_scores_2').values.map(fixed4).join(', ')}]`);
-    const z2 = r('temperature_context_2').values, values = r('values');
     setText(contextText, `[${z2.map(fixed4).join(', ')}]`);
     const zTexts = z2.map(String).join(' ');   // the engine's shortest texts, for anyone who needs every digit
     if (contextText.getAttribute('data-values') !== zTexts) contextText.setAttribute('data-values', zTexts);
-    drawViews(D, words, dk, z2, values, w);
     shown = { w, values, z2, words };
     if (linked >= 0) link(linked);   // the share under the new T
     setText(tText, tLabel(T));
