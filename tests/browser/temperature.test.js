@@ -173,3 +173,46 @@ test('on a phone the slider is a 44 px touch target', async () => {
   assert.ok(box.height >= 44, `the slider is ${box.height} px tall`);
   assert.deepEqual(problems, []);
 });
+
+// Issue 25: a slider step changes only what it must. Text changes in place (no node removed or
+// inserted), no attribute is written with the value it already had, and the map's values sit in
+// boxes whose layout the page around them does not redo (contain: size layout).
+test('a slider step changes only the numbers, marks and colours that moved, in place', async () => {
+  const { page, problems } = await open('temperature');
+  const step = await slider(page).evaluate(async (el) => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    // the map on screen, so the step draws it at once (off screen it would follow in a later task)
+    root.querySelector('[data-testid=temperature-heatmap]').scrollIntoView({ block: 'end' });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const records = [];
+    const watch = new MutationObserver((list) => records.push(...list));
+    watch.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true, characterDataOldValue: true });
+    el.value = String(Number(el.value) + 37);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    const steps = watch.takeRecords();   // what the handler wrote, synchronously
+    watch.disconnect();
+    records.push(...steps);
+    const where = (n) => (n.nodeType === 3 ? n.parentElement : n);
+    const name = (n) => { const e = where(n); return `${e.localName}.${e.getAttribute('class') || e.getAttribute('data-testid') || ''}`; };
+    const cell = root.querySelector('[data-testid=temperature-heatmap] .mv-v');
+    const style = getComputedStyle(cell);
+    return {
+      nodesAddedOrRemoved: records.filter((r) => r.type === 'childList').map((r) => name(r.target)),
+      sameValueWrites: records.filter((r) => r.type === 'attributes' && r.oldValue === r.target.getAttribute(r.attributeName) && r.attributeName !== 'style')
+        .map((r) => `${name(r.target)}[${r.attributeName}]`),
+      textChanges: records.filter((r) => r.type === 'characterData').length,
+      cellsRetexted: new Set(records.filter((r) => r.type === 'characterData' && where(r.target).classList.contains('mv-v')).map((r) => r.target)).size,
+      cellBox: { display: style.display, contain: style.contain, height: style.height, font: style.fontSize },
+    };
+  });
+  assert.deepEqual(step.nodesAddedOrRemoved, []);
+  assert.deepEqual(step.sameValueWrites, []);
+  assert.ok(step.textChanges > 0 && step.cellsRetexted > 0, JSON.stringify(step));
+  assert.ok(step.cellsRetexted <= 36, `${step.cellsRetexted} cell texts changed for a 6×6 map`);
+  // a value's box: one line tall, its size and layout contained
+  assert.equal(step.cellBox.display, 'block');
+  assert.match(step.cellBox.contain, /size/);
+  assert.match(step.cellBox.contain, /layout/);
+  assert.equal(step.cellBox.height, step.cellBox.font);
+  assert.deepEqual(problems, []);
+});
