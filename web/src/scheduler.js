@@ -155,6 +155,15 @@ export function drawWhenSeen(node, draw) {
   waiting.set(node, draw);
   drawing ||= drawWaiting();
 }
+// Whether node is off screen, as the observer last reported (false while not known); watches it from
+// now on. For work that may wait longer than a draw while off screen (the temperature map while the
+// slider moves).
+export function offScreen(node) {
+  const watch = watchScreen();
+  if (!watch || !node.isConnected) return false;
+  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  return onScreen.get(node) === false;
+}
 function drawWaiting() {
   return sliced('draws', () => {
     const next = waiting.entries().next();

@@ -5,7 +5,7 @@
 import { h, para, uid, fixed4, setText } from '../dom.js';
 import { tex } from '../math.js';
 import { sectionFrame, keyboardScroll } from './common.js';
-import { nextFrame, nextTask } from '../scheduler.js';
+import { nextFrame, nextTask, offScreen } from '../scheduler.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
 
@@ -57,9 +57,9 @@ function build(ctx) {
   slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(true); ctx.state.temperature = userT; ctx.changed?.(); });
 
   // The map while the slider moves and the map is off screen (on a phone it is under the bars and the
-  // plane): drawn once the slider rests for a frame, or as soon as the map comes on screen, not at
-  // every step, whose frame its 36 new numbers would cost a fifth of on a phone.
-  let heatSeen = true, heatPending = null, heatStep = 0;
+  // plane): drawn once the slider rests for a frame, not at every step, whose frame its 36 new numbers
+  // would cost a fifth of on a phone. A step with the map on screen draws it at once.
+  let heatPending = null, heatStep = 0;
   function drawHeat() {
     heatStep++;   // a draw waiting for the slider to rest is now moot
     const next = heatPending;
@@ -69,9 +69,6 @@ function build(ctx) {
   function drawHeatAtRest() {
     const step = ++heatStep;
     nextFrame().then(nextTask).then(() => { if (heatStep === step) drawHeat(); });
-  }
-  if (typeof IntersectionObserver === 'function') {
-    new IntersectionObserver((entries) => { heatSeen = entries[entries.length - 1].isIntersecting; if (heatSeen) drawHeat(); }).observe(heat.el);
   }
 
   body.append(
@@ -125,7 +122,7 @@ function build(ctx) {
     lastViewsKey = viewsKey;
     const weightsAll = r('temperature_weights');
     heatPending = { values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words };
-    if (sliding && !heatSeen) drawHeatAtRest(); else drawHeat();
+    if (sliding && offScreen(heat.el)) drawHeatAtRest(); else drawHeat();
     // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
     const flat = dk !== 2;
     if (plane.el.hidden !== flat) plane.el.hidden = flat;   // (setting the same value still writes the attribute)
