@@ -88,7 +88,13 @@ test('z(2) under T is the engine\'s softmax(ω2 / T) · values at T = 0.01, √2
     const z = nativeContext(T);
     assert.equal(await context.textContent(), `[${z.map((v) => v.toFixed(4)).join(', ')}]`, `z(2) at T = ${T}`);
     assert.deepEqual((await context.getAttribute('data-values')).split(' ').map((v) => Math.fround(Number(v))), z.map(Math.fround), `z(2)'s every digit at T = ${T}`);
-    // row 2 of the drawn 6×6 map under T is the weights the bars show
+    // row 2 of the drawn 6×6 map under T is the weights the bars show (off screen, the map follows
+    // once the slider rests for a frame: issue 25)
+    await page.waitForFunction(() => {
+      const root = document.querySelector('attention-lab').shadowRoot;
+      const row = [...root.querySelectorAll('[data-testid=temperature-heatmap] td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4));
+      return row.join(' ') === root.querySelector('[data-testid=temperature-weights]').textContent;
+    });
     const row2 = await page.locator('[data-testid=temperature-heatmap] td.mv-cell[data-row="1"]').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
     assert.deepEqual(row2.map((v) => v.toFixed(4)).join(' '), await weights(page));
   };
@@ -171,5 +177,90 @@ test('on a phone the slider is a 44 px touch target', async () => {
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const box = await slider(page).boundingBox();
   assert.ok(box.height >= 44, `the slider is ${box.height} px tall`);
+  assert.deepEqual(problems, []);
+});
+
+// Issue 25: a slider step changes only what it must. Text changes in place (no node removed or
+// inserted), no attribute is written with the value it already had, and the map's values sit in
+// boxes whose layout the page around them does not redo (contain: size layout).
+test('a slider step changes only the numbers, marks and colours that moved, in place', async () => {
+  const { page, problems } = await open('temperature');
+  const step = await slider(page).evaluate(async (el) => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    // the map on screen, so the step draws it at once (off screen it would follow in a later task)
+    const map = root.querySelector('[data-testid=temperature-heatmap]');
+    map.scrollIntoView({ block: 'end' });
+    // until an IntersectionObserver made now reports it on screen (the page's, made before, have too)
+    await new Promise((r) => { const seen = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) { seen.disconnect(); r(); } }); seen.observe(map); });
+    // one step first, until the map shows it: the page's own observers have seen the map by then
+    const shows = () => [...map.querySelectorAll('td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4)).join(' ') ===
+      root.querySelector('[data-testid=temperature-weights]').textContent;
+    el.value = String(Number(el.value) - 11);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    while (!shows()) await new Promise(requestAnimationFrame);
+    const records = [];
+    const watch = new MutationObserver((list) => records.push(...list));
+    watch.observe(root, { subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true, characterDataOldValue: true });
+    el.value = String(Number(el.value) + 37);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    const steps = watch.takeRecords();   // what the handler wrote, synchronously
+    watch.disconnect();
+    records.push(...steps);
+    const where = (n) => (n.nodeType === 3 ? n.parentElement : n);
+    const name = (n) => { const e = where(n); return `${e.localName}.${e.getAttribute('class') || e.getAttribute('data-testid') || ''}`; };
+    const cell = root.querySelector('[data-testid=temperature-heatmap] .mv-v');
+    const style = getComputedStyle(cell);
+    return {
+      nodesAddedOrRemoved: records.filter((r) => r.type === 'childList').map((r) => name(r.target)),
+      sameValueWrites: records.filter((r) => r.type === 'attributes' && r.oldValue === r.target.getAttribute(r.attributeName) && r.attributeName !== 'style')
+        .map((r) => `${name(r.target)}[${r.attributeName}]`),
+      textChanges: records.filter((r) => r.type === 'characterData').length,
+      cellsRetexted: new Set(records.filter((r) => r.type === 'characterData' && where(r.target).classList.contains('mv-v')).map((r) => r.target)).size,
+      cellBox: { display: style.display, contain: style.contain, height: style.height, font: style.fontSize },
+    };
+  });
+  assert.deepEqual(step.nodesAddedOrRemoved, []);
+  assert.deepEqual(step.sameValueWrites, []);
+  assert.ok(step.textChanges > 0 && step.cellsRetexted > 0, JSON.stringify(step));
+  assert.ok(step.cellsRetexted <= 36, `${step.cellsRetexted} cell texts changed for a 6×6 map`);
+  // a value's box: one line tall, its size and layout contained
+  assert.equal(step.cellBox.display, 'block');
+  assert.match(step.cellBox.contain, /size/);
+  assert.match(step.cellBox.contain, /layout/);
+  assert.equal(step.cellBox.height, step.cellBox.font);
+  assert.deepEqual(problems, []);
+});
+
+// Issue 25: what is off screen waits. On a phone the map is under the bars and the plane: while the
+// slider moves (a step per frame, as a dragging hand makes them) the map is not redrawn; once the
+// slider rests it shows the weights of the last step.
+test('off screen, the 6×6 map waits while the slider moves and follows when it rests', async () => {
+  const { page, problems } = await open('temperature');
+  await page.setViewportSize({ width: 390, height: 844 });
+  const moved = await slider(page).evaluate(async (el) => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const map = root.querySelector('[data-testid=temperature-heatmap]');
+    el.scrollIntoView({ block: 'start' });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const below = map.getBoundingClientRect().top > innerHeight;
+    let mapWrites = 0;
+    const watch = new MutationObserver((list) => { mapWrites += list.length; });
+    watch.observe(map, { subtree: true, childList: true, characterData: true, attributes: true });
+    for (let i = 1; i <= 6; i++) {
+      el.value = String(-150 + 40 * i);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise(requestAnimationFrame);
+    }
+    mapWrites += watch.takeRecords().length;
+    watch.disconnect();
+    return { below, mapWrites };
+  });
+  assert.deepEqual(moved, { below: true, mapWrites: 0 });
+  await page.waitForFunction(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const row = [...root.querySelectorAll('[data-testid=temperature-heatmap] td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4));
+    return row.join(' ') === root.querySelector('[data-testid=temperature-weights]').textContent;
+  });
+  assert.equal(await weights(page), expected(10 ** (90 / 100)));
   assert.deepEqual(problems, []);
 });

@@ -167,6 +167,15 @@ function drawWhen(node, draw, held) {
   waiting.set(node, draw);
   drawing ||= drawWaiting();
 }
+// Whether node is off screen, as the observer last reported (false while not known); watches it from
+// now on. For work that may wait longer than a draw while off screen (the temperature map while the
+// slider moves).
+export function offScreen(node) {
+  const watch = watchScreen();
+  if (!watch || !node.isConnected) return false;
+  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  return onScreen.get(node) === false;
+}
 let heldUnseen = 0;   // elements in their first pass
 export function holdUnseenDraws(hold) { heldUnseen += hold ? 1 : -1; }
 // (in a first pass, after the next frame: the section's own update comes first, and the frame lays the

@@ -5,6 +5,7 @@
 import { h, para, uid, fixed4, setText } from '../dom.js';
 import { tex } from '../math.js';
 import { sectionFrame, keyboardScroll } from './common.js';
+import { nextFrame, nextTask, offScreen } from '../scheduler.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
 
@@ -53,7 +54,22 @@ function build(ctx) {
   const pct = (pos) => `${((pos + 2 * T_STEPS_PER_DECADE) / (4 * T_STEPS_PER_DECADE)) * 100}%`;
 
   // the learner's T is part of the element's state (el.state, attention-lab-change); null: √d_k
-  slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(); ctx.state.temperature = userT; ctx.changed?.(); });
+  slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(true); ctx.state.temperature = userT; ctx.changed?.(); });
+
+  // The map while the slider moves and the map is off screen (on a phone it is under the bars and the
+  // plane): drawn once the slider rests for a frame, not at every step, whose frame its 36 new numbers
+  // would cost a fifth of on a phone. A step with the map on screen draws it at once.
+  let heatPending = null, heatStep = 0;
+  function drawHeat() {
+    heatStep++;   // a draw waiting for the slider to rest is now moot
+    const next = heatPending;
+    heatPending = null;
+    if (next) heat.update(next);
+  }
+  function drawHeatAtRest() {
+    const step = ++heatStep;
+    nextFrame().then(nextTask).then(() => { if (heatStep === step) drawHeat(); });
+  }
 
   body.append(
     ...[ask.cold.el, ask.hot.el].filter(Boolean),   // asked before the text below tells
@@ -99,17 +115,18 @@ function build(ctx) {
   function update() { apply(); ask.update(ctx.state.words); keyboardScroll(body); }
 
   // the drawings only when the engine's answer or the words changed (a no-op recompute touches no node)
-  function drawViews(D, words, dk, z2, values, w) {
+  function drawViews(D, words, dk, z2, values, w, sliding) {
     const r = (name) => D.get(name);
     const viewsKey = `${D.text}\u0000${words.join('\u0000')}`;
     if (viewsKey === lastViewsKey) return;
     lastViewsKey = viewsKey;
     const weightsAll = r('temperature_weights');
-    heat.update({ values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words });
+    heatPending = { values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words };
+    if (sliding && offScreen(heat.el)) drawHeatAtRest(); else drawHeat();
     // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
     const flat = dk !== 2;
-    plane.el.hidden = flat;
-    planeNote.hidden = !flat;
+    if (plane.el.hidden !== flat) plane.el.hidden = flat;   // (setting the same value still writes the attribute)
+    if (planeNote.hidden !== !flat) planeNote.hidden = !flat;
     setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
     if (!flat) {
       plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
@@ -118,7 +135,7 @@ function build(ctx) {
   }
 
   // One engine call for the current T, then text, attributes and transforms only.
-  function apply() {
+  function apply(sliding = false) {
     const following = userT === null || userT === sqrtDk;
     let D;
     try {
@@ -135,6 +152,12 @@ function build(ctx) {
     }
     const T = following ? sqrtDk : userT;
     if (following) userT = null;
+    const words = ctx.state.words;
+    const w = r('temperature_weights_2').values;
+    const z2 = r('temperature_context_2').values, values = r('values');
+    // the drawings first: the map reads the theme's colours (computed style), cheap only before this
+    // step's writes have made the page's style dirty
+    drawViews(D, words, dk, z2, values, w, sliding);
     setText(sqrtMark, `√d_k=${sqrtDk.toFixed(2)} │`);
     if (marks.firstChild?.value !== String(sqrtDkPos)) {
       marks.replaceChildren(h('option', { value: String(sqrtDkPos), label: '√d_k' }), h('option', { value: '0', label: 'T = 1 (unscaled)' }));
@@ -142,8 +165,6 @@ function build(ctx) {
     }
     slider.value = String(posOf(T));
 
-    const words = ctx.state.words;
-    const w = r('temperature_weights_2').values;
     while (barEls.length < w.length) {
       const bar = h('div', { class: 'bar' }), value = h('span', { class: 'bar-value' }), word = h('span', { class: 'bar-word' });
       barEls.push(bar); valueEls.push(value); wordEls.push(word);
@@ -157,11 +178,9 @@ function build(ctx) {
     }
     setText(weightsText, texts.join(' '));
     setText(scoresText, `[${r('attn_scores_2').values.map(fixed4).join(', ')}]`);
-    const z2 = r('temperature_context_2').values, values = r('values');
     setText(contextText, `[${z2.map(fixed4).join(', ')}]`);
     const zTexts = z2.map(String).join(' ');   // the engine's shortest texts, for anyone who needs every digit
     if (contextText.getAttribute('data-values') !== zTexts) contextText.setAttribute('data-values', zTexts);
-    drawViews(D, words, dk, z2, values, w);
     shown = { w, values, z2, words };
     if (linked >= 0) link(linked);   // the share under the new T
     setText(tText, tLabel(T));

@@ -39,8 +39,13 @@ export function setAttr(node, name, value) {
 }
 
 // Sets a text node's or element's text only when it changes (no mutation, no live-region announcement otherwise).
+// An element holding one text node keeps it and changes its data: one text change for the layout to
+// redo, not a node removed and another inserted.
 export function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
+  if (node.textContent === text) return;
+  const only = node.firstChild;
+  if (only && only === node.lastChild && only.nodeType === 3 && text) only.data = text;
+  else node.textContent = text;
 }
 
 // A fresh id for aria links, unique per document even with several views and elements on a page (the
