@@ -43,9 +43,13 @@ int wrap_dim(int d, int ndim) {
     return w;
 }
 
-// Elementwise a ∘ b where b's shape is a suffix of a's, or matches a with 1s (keepdim results).
-template <typename Op>
-Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op op) {
+// Elementwise a ∘ b where b's shape is a suffix of a's, or matches a with 1s (keepdim results): the
+// checks and strides once (not inlined: one copy, not one an op), the loop in each op's template.
+struct Broadcast {
+    Tensor out;  // zeros of a's shape
+    std::vector<int64_t> a_stride, b_stride;
+};
+__attribute__((noinline)) Broadcast broadcast_plan(const Tensor& a, const Tensor& b, const char* what) {
     Tensor out = Tensor::zeros(a.shape);
     if (b.dim() > a.dim()) throw Error(std::string("cannot ") + what + " tensors of shapes " +
                                        shape_str(a.shape) + " and " + shape_str(b.shape));
@@ -66,15 +70,22 @@ Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op o
         sa *= a.shape[i];
         sb *= bs[i];
     }
+    return {std::move(out), std::move(a_stride), std::move(b_stride)};
+}
+
+template <typename Op>
+Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op op) {
+    Broadcast p = broadcast_plan(a, b, what);
+    const std::vector<int64_t>&a_stride = p.a_stride, &b_stride = p.b_stride;
     for (int64_t i = 0; i < a.numel(); i++) {
         int64_t rem = i, bi = 0;
         for (int d = 0; d < a.dim(); d++) {
             bi += (rem / a_stride[d]) * b_stride[d];
             rem %= a_stride[d];
         }
-        out.data[i] = op(a.data[i], b.data[bi]);
+        p.out.data[i] = op(a.data[i], b.data[bi]);
     }
-    return out;
+    return std::move(p.out);
 }
 
 

@@ -2,9 +2,9 @@
 #include "requests/json_in.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
+#include "core/decimal.h"
 #include "core/tensor.h"  // attn::Error
 #include "requests/json_out.h"
 #include "rules/checks.h"
@@ -174,7 +174,7 @@ private:
         v.text_ = s_.substr(start, i_ - start);
         // a whole number that fits int64 or uint64 is kept exactly; a larger one is read as a double
         v.integer_ = !fraction && !overflow && (!v.negative_ || v.magnitude_ <= uint64_t(1) << 63);
-        v.number_ = std::strtod(v.text_.c_str(), nullptr);
+        v.number_ = decimal_to_double(v.text_.data(), v.text_.size());
         if (std::isinf(v.number_)) {
             throw Error("the request has a number too large for a double (" + checks::excerpt(v.text_) +
                         "); numbers must be within ±1.7976931348623157e308, or write \"inf\", \"-inf\"");

@@ -4,9 +4,9 @@
 #include "rules/checks.h"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
+#include "core/decimal.h"
 #include "core/limits.h"
 
 namespace attn::checks {
@@ -19,9 +19,7 @@ namespace {
 constexpr double kMaxSafeInteger = 9007199254740992.0;
 
 std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    return printf_double(v, 'g', 17);
 }
 
 std::string count(int64_t n) { return std::to_string(n); }
