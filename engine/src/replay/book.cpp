@@ -27,6 +27,14 @@ struct Recorder {
         if (skip(id)) return;
         cells.push_back(size_cell(id, s, std::move(label)));
     }
+    // The same for the replay's literal ids and labels: their strings are made here, not at each of
+    // the ~60 calls (each a temporary to destroy if the call throws: code in every call site).
+    __attribute__((noinline)) void tensor(const char* id, const Tensor& t, const char* label = nullptr) {
+        tensor(std::string(id), t, label ? std::optional<std::string>(label) : std::nullopt);
+    }
+    __attribute__((noinline)) void size(const char* id, const Shape& s, const char* label = nullptr) {
+        size(std::string(id), s, label ? std::optional<std::string>(label) : std::nullopt);
+    }
     void integer(const std::string& id, int64_t v) {
         cells.push_back({id, std::nullopt, std::to_string(v), {}, {static_cast<double>(v)}, "", std::to_string(v), ""});
     }
