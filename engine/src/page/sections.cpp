@@ -50,10 +50,10 @@ SectionRequest parse(const std::string& text) {
     std::vector<std::string> ids(std::begin(kSectionIds), std::end(kSectionIds));
     std::string id_list;
     for (const std::string& id : ids) id_list += (id_list.empty() ? "" : ", ") + id;
-    if (!f.given("section")) throw Error("missing field \"section\": give one of: " + id_list);
+    if (!f.given("section")) fail({"missing field \"section\": give one of: ", id_list});
     r.section = f.text("section");
     if (std::find(ids.begin(), ids.end(), r.section) == ids.end()) {
-        throw Error("unknown section " + attn::quoted(r.section) + "; use one of: " + id_list);
+        fail({"unknown section ", attn::quoted(r.section), "; use one of: ", id_list});
     }
     f.reject_unknown_fields_of("section " + attn::quoted(r.section), {"section", "inputs", "d_out", "seed", "temperature",
                                                                "corrupt", "corrupt_row", "d_k", "bug", "ex3_1"});
@@ -313,13 +313,13 @@ std::string limits_json() {
     const auto number = [](double v) { return float_text(static_cast<float>(v)); };
     std::string ids;
     for (const char* id : kSectionIds) ids += (ids.empty() ? "" : ",") + json_quote(id);
-    return "{\"page\":{\"value\":" + number(page::kValue) + ",\"word\":" + whole(page::kWordChars) +
-           ",\"seedMax\":" + whole(page::kSeedMax) + ",\"tokensMin\":" + whole(page::kTokensMin) +
-           ",\"tokensMax\":" + whole(page::kTokensMax) + ",\"dInMax\":" + whole(page::kDInMax) +
-           ",\"dOutMax\":" + whole(page::kDOutMax) + ",\"temperatureMin\":" + number(page::kTemperatureMin) +
-           ",\"temperatureMax\":" + number(page::kTemperatureMax) + "},\"replay\":{\"tokensMin\":" +
-           whole(lim::kMinReplayTokens) + ",\"tokensMax\":" + whole(lim::kMaxReplayTokens) +
-           ",\"dimMax\":" + whole(lim::kMaxReplayDim) + "},\"sections\":[" + ids + "]}";
+    return cat({"{\"page\":{\"value\":", number(page::kValue), ",\"word\":", whole(page::kWordChars),
+           ",\"seedMax\":", whole(page::kSeedMax), ",\"tokensMin\":", whole(page::kTokensMin),
+           ",\"tokensMax\":", whole(page::kTokensMax), ",\"dInMax\":", whole(page::kDInMax),
+           ",\"dOutMax\":", whole(page::kDOutMax), ",\"temperatureMin\":", number(page::kTemperatureMin),
+           ",\"temperatureMax\":", number(page::kTemperatureMax), "},\"replay\":{\"tokensMin\":",
+           whole(lim::kMinReplayTokens), ",\"tokensMax\":", whole(lim::kMaxReplayTokens),
+           ",\"dimMax\":", whole(lim::kMaxReplayDim), "},\"sections\":[", ids, "]}"});
 }
 
 }  // namespace attn

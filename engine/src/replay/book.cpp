@@ -307,7 +307,7 @@ std::vector<BookCell> chapter3_cells(const Tensor& inputs, int64_t d_out) {
 
 std::string book_text() {
     std::string out;
-    for (const BookCell& cell : chapter3_cells()) out += "# " + cell.id + "\n" + cell.print_line() + "\n";
+    for (const BookCell& cell : chapter3_cells()) out += cat({"# ", cell.id, "\n", cell.print_line(), "\n"});
     return out;
 }
 
