@@ -20,7 +20,7 @@ Tensor unbatched(const Tensor& t) { return view(t, Shape(t.shape.begin() + 1, t.
 
 }  // namespace
 
-void AttentionRun::put(const std::string& name, Tensor t) { tensors_.emplace_back(name, std::move(t)); }
+void AttentionRun::put(const char* name, const Tensor& t) { tensors_.emplace_back(name, t); }
 
 std::string AttentionRun::compute(const std::string& variant, size_t count, const FillFn& fill, double tokens_arg,
                                   double d_in_arg, double seed_arg, double d_out_arg) {
@@ -96,7 +96,7 @@ void AttentionRun::update_temperature_weights() {
             return;
         }
     }
-    put("temperature_weights", std::move(weights));
+    put("temperature_weights", weights);
 }
 
 std::string AttentionRun::set_temperature(double temperature) {
