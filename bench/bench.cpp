@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <chrono>
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
 #include <vector>
 
 #include "rules/checks.h"  // the rules for JS-number arguments
@@ -42,6 +45,11 @@ Tensor random_tensor(const Shape& shape, Generator& gen) {
 }  // namespace
 
 double now_ms() {
+#ifdef __EMSCRIPTEN__
+    // the clock steady_clock reads there (performance.now()), without libc++'s system_error for a
+    // failed clock_gettime, which links printf into the engine
+    return emscripten_get_now();
+#endif
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/decimal.h"
 #include "core/float_text.h"
 #include "core/format.h"
 #include "requests/json_out.h"
@@ -124,4 +125,91 @@ TEST_CASE("python_format writes what printf writes for '.4f', '.0f' and '.4e'", 
     CHECK(attn::python_format(9.99996f, 'e', 4) == "1.0000e+01");
     CHECK(attn::python_format(-0.0, 'f', 4) == "-0.0000");
     CHECK(attn::python_format(NAN, 'e', 4) == "nan");
+}
+
+// core/decimal (printf and strtod without the C library's, which carry 128-bit software floats in
+// wasm) against the C library itself, natively and in each wasm engine's libc: every style and
+// precision on doubles spread over every exponent, and text read back bit for bit, ties included.
+TEST_CASE("printf_double and decimal_to_double match printf and strtod", "[format]") {
+    auto printf_text = [](double v, char style, int precision) {
+        char fmt[16], buf[1200];
+        std::snprintf(fmt, sizeof fmt, "%%.%d%c", precision, style);
+        std::snprintf(buf, sizeof buf, fmt, v);
+        return std::string(buf);
+    };
+    auto read_back = [](const std::string& text) {
+        const double want = std::strtod(text.c_str(), nullptr), got = attn::decimal_to_double(text.data(), text.size());
+        INFO("text " << text);
+        CHECK(std::memcmp(&want, &got, sizeof want) == 0);
+    };
+    uint64_t state = 88172645463325252u;  // xorshift64: the same cases every run
+    auto next = [&] {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        return state;
+    };
+    std::vector<double> values = {0.0, -0.0, 0.5, 2.5, -2.5, 0.125, 9.5, 0.05, 1e15, 1e16, 1e22, 1e23, 5e-324,
+                                  2.2250738585072014e-308, 1.7976931348623157e308, 0.30000000000000004, 1e-5, 0.02, 9.99995,
+                                  INFINITY, -INFINITY, NAN};
+    for (int k = 0; k < 3000; k++) {
+        uint64_t bits = next();
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        values.push_back(k % 2 ? v : std::ldexp(static_cast<double>(next() >> 11), static_cast<int>(next() % 160) - 120));
+    }
+    for (double v : values) {
+        INFO("value " << printf_text(v, 'a', 13));
+        for (char style : {'e', 'f', 'g'}) {
+            for (int precision : {0, 1, 4, 9, 17}) {
+                if (style == 'f' && std::isfinite(v) && std::fabs(v) > 1e60) continue;
+                CHECK(attn::printf_double(v, style, precision) == printf_text(v, style, precision));
+            }
+        }
+        if (!std::isfinite(v)) continue;
+        read_back(printf_text(v, 'g', 17));
+        read_back(printf_text(v, 'e', static_cast<int>(next() % 30)));
+        // the midpoint between v and the next double up, exactly, and just above and below it
+        const double up = std::nextafter(std::fabs(v), INFINITY);
+        if (std::isfinite(up) && v != 0) {
+            std::string mid = printf_text(std::fabs(v), 'e', 780);
+            const std::string hi = printf_text(up, 'e', 780);
+            // both have 781 digits: average them digit by digit (the exact sum has at most one more)
+            const int e1 = std::atoi(mid.c_str() + mid.find('e') + 1), e2 = std::atoi(hi.c_str() + hi.find('e') + 1);
+            if (e1 == e2) {
+                std::string a = mid.substr(0, 1) + mid.substr(2, 780), b = hi.substr(0, 1) + hi.substr(2, 780);
+                std::string sum(a.size() + 1, '0');
+                int carry = 0;
+                for (size_t i = a.size(); i-- > 0;) {
+                    const int d = (a[i] - '0') + (b[i] - '0') + carry;
+                    sum[i + 1] = static_cast<char>('0' + d % 10);
+                    carry = d / 10;
+                }
+                sum[0] = static_cast<char>('0' + carry);
+                std::string half(sum.size() + 1, '0');  // sum / 2, one digit longer
+                int rem = 0;
+                for (size_t i = 0; i < sum.size(); i++) {
+                    const int d = rem * 10 + (sum[i] - '0');
+                    half[i] = static_cast<char>('0' + d / 2);
+                    rem = d % 2;
+                }
+                half[sum.size()] = static_cast<char>('0' + rem * 5);
+                // half holds (a + b) / 2 with its point after the second digit
+                const std::string text = half.substr(0, 2) + "." + half.substr(2) + "e" + std::to_string(e1);
+                read_back(text);
+                read_back(half.substr(0, 2) + "." + half.substr(2) + "000001e" + std::to_string(e1));  // just above
+                std::string below = half;  // one unit less in the last of many digits: just below the tie
+                size_t i = below.size();
+                while (i > 0 && below[i - 1] == '0') below[--i] = '9';
+                if (i > 0) {
+                    below[i - 1]--;
+                    read_back(below.substr(0, 2) + "." + below.substr(2) + "9e" + std::to_string(e1));
+                }
+            }
+        }
+    }
+    for (const char* text : {"0", "-0", "0.000", "1e400", "-1e400", "1e-400", "2.4703282292062327e-324",
+                             "2.4703282292062328e-324", "2.2250738585072011e-308", "1.7976931348623158e308",
+                             "1.7976931348623159e308", "9007199254740993", "123456789012345678901234567890e-5", "1E5", "-1.5e+20"})
+        read_back(text);
 }

@@ -25,12 +25,12 @@ Tensor uniform(const Shape& shape, double from, double to, Generator& gen) {
 
 void require_input(const Tensor& x, int dims, int64_t d_in, const char* module) {
     if (x.dim() != dims) {
-        throw Error(std::string(module) + " takes a " + std::to_string(dims) + "-D input, got " +
-                    std::to_string(x.dim()) + "-D");
+        fail({module, " takes a ", dims, "-D input, got ",
+                    x.dim(), "-D"});
     }
     if (x.shape.back() != d_in) {
-        throw Error(std::string(module) + " was built for d_in = " + std::to_string(d_in) +
-                    " but each input row has " + std::to_string(x.shape.back()) + " values");
+        fail({module, " was built for d_in = ", d_in,
+                    " but each input row has ", x.shape.back(), " values"});
     }
 }
 
@@ -97,7 +97,7 @@ Linear::Linear(int64_t d_in, int64_t d_out, bool has_bias, Generator& gen) {
 Tensor Linear::forward(const Tensor& x) const {
     const int64_t d_in = weight.shape[1], d_out = weight.shape[0];
     if (x.dim() == 0 || x.shape.back() != d_in) {
-        throw Error("nn.Linear expects rows of " + std::to_string(d_in) + " values");
+        fail({"nn.Linear expects rows of ", d_in, " values"});
     }
     // y = x · Wᵀ, with W read transposed in place
     Shape s = x.shape;

@@ -4,13 +4,13 @@
 // Neither libc++ in Emscripten 3.1.6 (LLVM 13) nor a portable C library offers a float to_chars.
 #include <cmath>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
 
 #include "core/float_text.h"
+
+#include "core/decimal.h"
 
 namespace attn {
 
@@ -240,17 +240,14 @@ std::string float_text(float v) {
 }
 
 std::string double_text(double v) {
-    char buf[40];
     // integral values below 1e16 keep their digits and ".0", as repr(100000.0) does (not %g's 1e+05)
-    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 1e16) {
-        std::snprintf(buf, sizeof buf, "%.1f", v);
-        return buf;
+    if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 1e16) return printf_double(v, 'f', 1);
+    std::string text;
+    for (int digits = 1; digits <= 17; digits++) {   // a few calls per request: a try per length is fine
+        text = printf_double(v, 'g', digits);
+        if (decimal_to_double(text.data(), text.size()) == v) break;
     }
-    for (int digits = 1; digits <= 17; digits++) {   // a few calls per request: printf per try is fine
-        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (std::strtod(buf, nullptr) == v) break;
-    }
-    return buf;
+    return text;
 }
 
 }  // namespace attn

@@ -7,9 +7,10 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "core/decimal.h"
 
 namespace attn {
 
@@ -74,7 +75,7 @@ size_t python_format_to(char* buf, double v, char style, int precision) {
             if (scaled < 1e4) { k--; continue; }
             if (scaled >= 1e5) { k++; continue; }
             const double frac = scaled - std::floor(scaled);
-            if (std::fabs(frac - 0.5) < 1e-6) break;  // too near a half to be sure: printf rounds it
+            if (std::fabs(frac - 0.5) < 1e-6) break;  // too near a half to be sure: the exact route rounds it
             uint64_t n = static_cast<uint64_t>(std::floor(scaled + 0.5));
             int exp10 = k;
             if (n == 100000) { n = 10000; exp10++; }  // 9.99996 rounds to 1.0000e+01
@@ -86,10 +87,11 @@ size_t python_format_to(char* buf, double v, char style, int precision) {
             return put(out.c_str());
         }
     }
-    char fmt[16];
-    std::snprintf(fmt, sizeof fmt, "%%.%d%c", precision, style);
-    const int n = std::snprintf(buf, 64, fmt, v);
-    return n < 0 ? 0 : std::min<size_t>(static_cast<size_t>(n), 63);
+    const std::string text = printf_double(v, style, precision);
+    const size_t n = std::min<size_t>(text.size(), 63);
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+    return n;
 }
 
 std::string python_format(double v, char style, int precision) {

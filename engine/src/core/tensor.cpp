@@ -37,25 +37,29 @@ Tensor tracked(Tensor out, const char* grad_fn, std::initializer_list<const Tens
 int wrap_dim(int d, int ndim) {
     int w = d < 0 ? d + ndim : d;
     if (w < 0 || w >= ndim) {
-        throw Error("dimension " + std::to_string(d) + " is out of range for a " +
-                    std::to_string(ndim) + "-D tensor");
+        fail({"dimension ", d, " is out of range for a ",
+                    ndim, "-D tensor"});
     }
     return w;
 }
 
-// Elementwise a ∘ b where b's shape is a suffix of a's, or matches a with 1s (keepdim results).
-template <typename Op>
-Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op op) {
+// Elementwise a ∘ b where b's shape is a suffix of a's, or matches a with 1s (keepdim results): the
+// checks and strides once (not inlined: one copy, not one an op), the loop in each op's template.
+struct Broadcast {
+    Tensor out;  // zeros of a's shape
+    std::vector<int64_t> a_stride, b_stride;
+};
+__attribute__((noinline)) Broadcast broadcast_plan(const Tensor& a, const Tensor& b, const char* what) {
     Tensor out = Tensor::zeros(a.shape);
-    if (b.dim() > a.dim()) throw Error(std::string("cannot ") + what + " tensors of shapes " +
-                                       shape_str(a.shape) + " and " + shape_str(b.shape));
+    if (b.dim() > a.dim()) fail({"cannot ", what, " tensors of shapes ",
+                                       shape_str(a.shape), " and ", shape_str(b.shape)});
     // Align b to a from the right; each of b's dimensions must equal a's or be 1.
     Shape bs(a.dim(), 1);
     for (int i = 0; i < b.dim(); i++) bs[a.dim() - b.dim() + i] = b.shape[i];
     for (int i = 0; i < a.dim(); i++) {
         if (bs[i] != 1 && bs[i] != a.shape[i]) {
-            throw Error(std::string("cannot ") + what + " tensors of shapes " + shape_str(a.shape) +
-                        " and " + shape_str(b.shape));
+            fail({"cannot ", what, " tensors of shapes ", shape_str(a.shape),
+                        " and ", shape_str(b.shape)});
         }
     }
     std::vector<int64_t> a_stride(a.dim(), 1), b_stride(a.dim(), 0);
@@ -66,26 +70,48 @@ Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op o
         sa *= a.shape[i];
         sb *= bs[i];
     }
+    return {std::move(out), std::move(a_stride), std::move(b_stride)};
+}
+
+template <typename Op>
+Tensor broadcast_binary(const Tensor& a, const Tensor& b, const char* what, Op op) {
+    Broadcast p = broadcast_plan(a, b, what);
+    const std::vector<int64_t>&a_stride = p.a_stride, &b_stride = p.b_stride;
     for (int64_t i = 0; i < a.numel(); i++) {
         int64_t rem = i, bi = 0;
         for (int d = 0; d < a.dim(); d++) {
             bi += (rem / a_stride[d]) * b_stride[d];
             rem %= a_stride[d];
         }
-        out.data[i] = op(a.data[i], b.data[bi]);
+        p.out.data[i] = op(a.data[i], b.data[bi]);
     }
-    return out;
+    return std::move(p.out);
 }
 
 
 }  // namespace
 
+void SentencePiece::append_to(std::string& out) const {
+    if (kind_ == kText) out.append(text_, size_);
+    else if (kind_ == kChar) out += static_cast<char>(bits_);
+    else if (kind_ == kSigned) out += std::to_string(static_cast<int64_t>(bits_));
+    else out += std::to_string(bits_);
+}
+
+std::string cat(std::initializer_list<SentencePiece> pieces) {
+    std::string out;
+    for (const SentencePiece& p : pieces) p.append_to(out);
+    return out;
+}
+
+void fail(std::initializer_list<SentencePiece> pieces) { throw Error(cat(pieces)); }
+
 int64_t numel_of(const Shape& shape) {
     int64_t n = 1;
     for (int64_t d : shape) {
-        if (d < 0) throw Error("shape " + shape_str(shape) + " has a negative dimension");
+        if (d < 0) fail({"shape ", shape_str(shape), " has a negative dimension"});
         if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) {
-            throw Error("shape " + shape_str(shape) + " has too many elements");
+            fail({"shape ", shape_str(shape), " has too many elements"});
         }
         n *= d;
     }
@@ -95,8 +121,8 @@ int64_t numel_of(const Shape& shape) {
 Tensor::Tensor(Shape s, std::vector<float> d) : shape(std::move(s)), data(std::move(d)) {
     if (shape.size() > kMaxDims) throw Error("tensors have at most 4 dimensions");
     if (numel_of(shape) != static_cast<int64_t>(data.size())) {
-        throw Error("shape " + shape_str(shape) + " does not match " + std::to_string(data.size()) +
-                    " values");
+        fail({"shape ", shape_str(shape), " does not match ", data.size(),
+                    " values"});
     }
 }
 
@@ -132,7 +158,7 @@ Tensor& Tensor::as_parameter() {
 Tensor row(const Tensor& t, int64_t index) {
     if (t.dim() == 0) throw Error("cannot index a 0-d tensor");
     int64_t n = t.shape[0];
-    if (index < -n || index >= n) throw Error("index " + std::to_string(index) + " is out of range");
+    if (index < -n || index >= n) fail({"index ", index, " is out of range"});
     if (index < 0) index += n;
     Shape s(t.shape.begin() + 1, t.shape.end());
     int64_t inner = numel_of(s);
@@ -148,13 +174,13 @@ Tensor view(const Tensor& t, Shape shape) {
             if (infer >= 0) throw Error("only one dimension of a view can be -1");
             infer = static_cast<int>(i);
         } else {
-            if (shape[i] < 0) throw Error("view shape " + shape_str(shape) + " is invalid");
+            if (shape[i] < 0) fail({"view shape ", shape_str(shape), " is invalid"});
             known *= shape[i];
         }
     }
     if (infer >= 0) shape[infer] = known ? t.numel() / known : 0;
     if (numel_of(shape) != t.numel()) {
-        throw Error("cannot view a tensor of shape " + shape_str(t.shape) + " as " + shape_str(shape));
+        fail({"cannot view a tensor of shape ", shape_str(t.shape), " as ", shape_str(shape)});
     }
     return tracked(Tensor(std::move(shape), t.data), "ViewBackward0", {&t});
 }
@@ -320,7 +346,7 @@ Shape matmul_shape(const Shape& a, const Shape& b) {
     if (a_dim == 0 || b_dim == 0) throw Error("matmul needs tensors with at least 1 dimension");
     const int64_t K = a.back(), b_rows = b_dim == 1 ? b[0] : b[b_dim - 2];
     if (K != b_rows) {
-        throw Error("cannot multiply shapes " + shape_str(a) + " and " + shape_str(b) + ": the inner dimensions must match");
+        fail({"cannot multiply shapes ", shape_str(a), " and ", shape_str(b), ": the inner dimensions must match"});
     }
     // batch dimensions, aligned from the right: equal, or one of them 1 (or missing)
     const Shape a_batch(a.begin(), a.end() - std::min(a_dim, 2)), b_batch(b.begin(), b.end() - std::min(b_dim, 2));
@@ -330,8 +356,8 @@ Shape matmul_shape(const Shape& a, const Shape& b) {
         const int64_t da = from_right < a_batch.size() ? a_batch[a_batch.size() - 1 - from_right] : 1;
         const int64_t db = from_right < b_batch.size() ? b_batch[b_batch.size() - 1 - from_right] : 1;
         if (da != db && da != 1 && db != 1) {
-            throw Error("cannot multiply shapes " + shape_str(a) + " and " + shape_str(b) +
-                        ": the batch dimensions must match or be 1");
+            fail({"cannot multiply shapes ", shape_str(a), " and ", shape_str(b),
+                        ": the batch dimensions must match or be 1"});
         }
         out[i] = da == 1 ? db : da;
     }
@@ -342,8 +368,8 @@ Shape matmul_shape(const Shape& a, const Shape& b) {
 
 Tensor dot(const Tensor& a, const Tensor& b) {
     if (a.dim() != 1 || b.dim() != 1 || a.shape[0] != b.shape[0]) {
-        throw Error("dot needs two 1-D tensors of the same length, got " + shape_str(a.shape) +
-                    " and " + shape_str(b.shape));
+        fail({"dot needs two 1-D tensors of the same length, got ", shape_str(a.shape),
+                    " and ", shape_str(b.shape)});
     }
     Tensor out = Tensor::zeros({});
     int K = static_cast<int>(a.shape[0]);

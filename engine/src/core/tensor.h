@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace attn {
@@ -17,6 +18,33 @@ using Shape = std::vector<int64_t>;
 struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// One piece of an error's sentence for fail(): text, a character, or a whole number as std::to_string
+// writes it. Holds no string of its own (text outlives the fail call: the throw's full expression).
+class SentencePiece {
+public:
+    SentencePiece(const char* text) : text_(text), size_(std::char_traits<char>::length(text)) {}
+    SentencePiece(const std::string& text) : text_(text.data()), size_(text.size()) {}
+    SentencePiece(char c) : text_(nullptr), size_(0), kind_(kChar), bits_(static_cast<unsigned char>(c)) {}
+    template <typename I, typename = std::enable_if_t<std::is_integral_v<I>>>
+    SentencePiece(I v) : text_(nullptr), size_(0), kind_(std::is_signed_v<I> ? kSigned : kUnsigned), bits_(static_cast<uint64_t>(v)) {}
+    template <typename F, typename = std::enable_if_t<std::is_floating_point_v<F>>, typename = void>
+    SentencePiece(F) = delete;  // a double is written by one of the engine's own rules, not to_string
+    void append_to(std::string& out) const;
+
+private:
+    enum Kind { kText, kChar, kSigned, kUnsigned };
+    const char* text_;
+    size_t size_;
+    Kind kind_ = kText;
+    uint64_t bits_ = 0;
+};
+
+// The pieces joined: a sentence or a text built in one call, not a temporary string per `+`.
+std::string cat(std::initializer_list<SentencePiece> pieces);
+// throw Error(the pieces joined): one call where it is thrown, not a temporary string per `+` (in the
+// scalar engine each of those is a call through JS with a landing pad to destroy the ones before it).
+[[noreturn]] void fail(std::initializer_list<SentencePiece> pieces);
 
 struct Tensor {
     Shape shape;

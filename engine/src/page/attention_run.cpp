@@ -20,7 +20,7 @@ Tensor unbatched(const Tensor& t) { return view(t, Shape(t.shape.begin() + 1, t.
 
 }  // namespace
 
-void AttentionRun::put(const std::string& name, Tensor t) { tensors_.emplace_back(name, std::move(t)); }
+void AttentionRun::put(const char* name, const Tensor& t) { tensors_.emplace_back(name, t); }
 
 std::string AttentionRun::compute(const std::string& variant, size_t count, const FillFn& fill, double tokens_arg,
                                   double d_in_arg, double seed_arg, double d_out_arg) {
@@ -28,8 +28,8 @@ std::string AttentionRun::compute(const std::string& variant, size_t count, cons
     std::string err = checks::sentence_of([&] {
         if (variant != "simplified" && variant != "self_attention_v1" && variant != "self_attention_v2" &&
             variant != "causal") {
-            throw Error("unknown variant \"" + checks::excerpt(variant) +
-                        "\"; use simplified, self_attention_v1, self_attention_v2 or causal");
+            fail({"unknown variant \"", checks::excerpt(variant),
+                        "\"; use simplified, self_attention_v1, self_attention_v2 or causal"});
         }
         const int64_t T = checks::whole(tokens_arg, 1, lim::kMaxTokens, "tokens");
         const int64_t d_in = checks::whole(d_in_arg, 1, lim::kMaxDim, "d_in");
@@ -96,7 +96,7 @@ void AttentionRun::update_temperature_weights() {
             return;
         }
     }
-    put("temperature_weights", std::move(weights));
+    put("temperature_weights", weights);
 }
 
 std::string AttentionRun::set_temperature(double temperature) {
@@ -123,7 +123,7 @@ const Tensor* AttentionRun::find(const std::string& name) const {
 std::string AttentionRun::no_tensor(const std::string& name) const {
     std::string known;
     for (const auto& entry : tensors_) known += (known.empty() ? "" : ", ") + entry.first;
-    return "this run has no tensor \"" + checks::excerpt(name) + "\"" + (known.empty() ? "; call compute first" : "; it has " + known);
+    return cat({"this run has no tensor \"", checks::excerpt(name), "\"", (known.empty() ? "; call compute first" : "; it has " + known)});
 }
 
 TextResult AttentionRun::print(const std::string& name) const {

@@ -23,8 +23,8 @@ Tensor input_tensor(const Shape& shape, size_t count, const FillFn& fill, const 
     if (static_cast<int64_t>(count) != want) {
         std::string dims;
         for (size_t i = 0; i < shape.size(); i++) dims += (i ? " × " : "") + std::to_string(shape[i]);
-        throw Error(name + " has " + std::to_string(count) + " numbers but its shape (" + dims + ") needs " +
-                    std::to_string(want));
+        fail({name, " has ", count, " numbers but its shape (", dims, ") needs ",
+                    want});
     }
     Tensor t = Tensor::zeros(shape);
     if (want) fill(t.ptr());
@@ -76,7 +76,7 @@ TextResult book_cells_for(size_t count, const FillFn& fill, double tokens, doubl
 TextResult format_values(size_t count, const FillFn& fill, const std::vector<double>& shape) {
     TextResult r;
     r.error = checks::sentence_of([&] {
-        if (shape.size() > 4) throw Error("the shape has " + std::to_string(shape.size()) + " sizes; give at most 4");
+        if (shape.size() > 4) fail({"the shape has ", shape.size(), " sizes; give at most 4"});
         Shape s;
         for (size_t i = 0; i < shape.size(); i++) {
             s.push_back(checks::whole(shape[i], 0, lim::kMaxElements, "shape[" + std::to_string(i) + "]"));

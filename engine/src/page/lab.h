@@ -47,7 +47,7 @@ public:
 private:
     std::vector<std::pair<std::string, Tensor>> tensors_;  // in the order names() lists them
     double temperature_ = 1.0;
-    void put(const std::string& name, Tensor t);
+    void put(const char* name, const Tensor& t);  // a literal name, a copy: one call where it is made
     void update_temperature_weights();
 };
 

@@ -50,10 +50,10 @@ SectionRequest parse(const std::string& text) {
     std::vector<std::string> ids(std::begin(kSectionIds), std::end(kSectionIds));
     std::string id_list;
     for (const std::string& id : ids) id_list += (id_list.empty() ? "" : ", ") + id;
-    if (!f.given("section")) throw Error("missing field \"section\": give one of: " + id_list);
+    if (!f.given("section")) fail({"missing field \"section\": give one of: ", id_list});
     r.section = f.text("section");
     if (std::find(ids.begin(), ids.end(), r.section) == ids.end()) {
-        throw Error("unknown section " + attn::quoted(r.section) + "; use one of: " + id_list);
+        fail({"unknown section ", attn::quoted(r.section), "; use one of: ", id_list});
     }
     f.reject_unknown_fields_of("section " + attn::quoted(r.section), {"section", "inputs", "d_out", "seed", "temperature",
                                                                "corrupt", "corrupt_row", "d_k", "bug", "ex3_1"});
@@ -82,6 +82,15 @@ SectionRequest parse(const std::string& text) {
     return r;
 }
 
+// out.push_back(tensor_cell(id, t)) as one call: the cell is a temporary to destroy if the push throws,
+// code at each of the ~30 calls otherwise.
+__attribute__((noinline)) void add_cell(std::vector<BookCell>& out, const std::string& id, const Tensor& t) {
+    out.push_back(tensor_cell(id, t));
+}
+__attribute__((noinline)) void add_cell(std::vector<BookCell>& out, const char* id, const Tensor& t) {
+    out.push_back(tensor_cell(id, t));
+}
+
 // SelfAttention_v1 with the book's step-by-step seed: the weights of 3.4.1, every intermediate kept.
 AttentionTrace v1_trace(const SectionRequest& r) {
     Generator gen;
@@ -101,7 +110,7 @@ void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
         Tensor plain = *t;
         plain.grad_fn.clear();  // the step-by-step code computes them from plain tensors
         plain.requires_grad = false;
-        out.push_back(tensor_cell(name, plain));
+        add_cell(out, name, plain);
     }
     // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum.
     // Plain, as above: the page's W_query, W_key and W_value have requires_grad=False, so PyTorch
@@ -110,10 +119,10 @@ void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
     scaled.grad_fn.clear();
     scaled.requires_grad = false;
     const Tensor scaled_2 = row(scaled, 1);
-    out.push_back(tensor_cell("scaled_scores_2", scaled_2));
+    add_cell(out, "scaled_scores_2", scaled_2);
     const Tensor exps_2 = exp(scaled_2);
-    out.push_back(tensor_cell("exps_2", exps_2));
-    out.push_back(tensor_cell("exps_2_sum", sum(exps_2)));
+    add_cell(out, "exps_2", exps_2);
+    add_cell(out, "exps_2_sum", sum(exps_2));
 }
 
 // The slider: the same unscaled scores divided by T before the softmax (T = √d_k by default, which
@@ -126,15 +135,15 @@ void add_temperature(std::vector<BookCell>& out, const SectionRequest& r) {
         t->grad_fn.clear();
         t->requires_grad = false;
     }
-    out.push_back(tensor_cell("values", values));
-    out.push_back(tensor_cell("attn_scores", scores));
-    out.push_back(tensor_cell("attn_scores_2", row(scores, 1)));
+    add_cell(out, "values", values);
+    add_cell(out, "attn_scores", scores);
+    add_cell(out, "attn_scores_2", row(scores, 1));
     const Tensor weights = temperature_softmax(scores, T);
-    out.push_back(tensor_cell("temperature_weights", weights));
+    add_cell(out, "temperature_weights", weights);
     const Tensor weights_2 = row(weights, 1);
-    out.push_back(tensor_cell("temperature_weights_2", weights_2));
-    out.push_back(tensor_cell("temperature_context_2", matmul(weights_2, values)));
-    out.push_back(tensor_cell("temperature", Tensor({}, {static_cast<float>(T)})));
+    add_cell(out, "temperature_weights_2", weights_2);
+    add_cell(out, "temperature_context_2", matmul(weights_2, values));
+    add_cell(out, "temperature", Tensor({}, {static_cast<float>(T)}));
 }
 
 // Why √d_k: the experiment of replay/dk_experiment.h at the learner's d_k (its scores and both softmaxes
@@ -143,10 +152,10 @@ void add_dk_experiment(std::vector<BookCell>& out, const SectionRequest& r) {
     const double seed = static_cast<double>(static_cast<int64_t>(r.seeds(123)));
     const lab::DkExperiment e = lab::dk_experiment(static_cast<double>(r.d_k), seed);
     if (!e.error.empty()) throw Error(e.error);
-    out.push_back(tensor_cell("dk/attn_scores", e.attn_scores));
-    out.push_back(tensor_cell("dk/spread", Tensor({}, {e.spread})));
-    out.push_back(tensor_cell("dk/weights_unscaled", e.weights_unscaled));
-    out.push_back(tensor_cell("dk/weights_scaled", e.weights_scaled));
+    add_cell(out, "dk/attn_scores", e.attn_scores);
+    add_cell(out, "dk/spread", Tensor({}, {e.spread}));
+    add_cell(out, "dk/weights_unscaled", e.weights_unscaled);
+    add_cell(out, "dk/weights_scaled", e.weights_scaled);
     std::vector<float> dks, spread, max_unscaled, max_scaled;
     for (int dk = lab::kDkMin; dk <= lab::kDkMax; dk *= 2) {
         const lab::DkExperiment s = lab::dk_experiment(dk, seed);
@@ -157,10 +166,10 @@ void add_dk_experiment(std::vector<BookCell>& out, const SectionRequest& r) {
         max_scaled.push_back(s.max_scaled);
     }
     const Shape n = {static_cast<int64_t>(dks.size())};
-    out.push_back(tensor_cell("dk/sweep/d_k", Tensor(n, dks)));
-    out.push_back(tensor_cell("dk/sweep/spread", Tensor(n, spread)));
-    out.push_back(tensor_cell("dk/sweep/max_unscaled", Tensor(n, max_unscaled)));
-    out.push_back(tensor_cell("dk/sweep/max_scaled", Tensor(n, max_scaled)));
+    add_cell(out, "dk/sweep/d_k", Tensor(n, dks));
+    add_cell(out, "dk/sweep/spread", Tensor(n, spread));
+    add_cell(out, "dk/sweep/max_unscaled", Tensor(n, max_unscaled));
+    add_cell(out, "dk/sweep/max_scaled", Tensor(n, max_scaled));
 }
 
 // The heads of §3.6.1's MultiHeadAttentionWrapper (the book's seed, 2 heads, no dropout), each head's
@@ -177,7 +186,7 @@ void add_heads(std::vector<BookCell>& out, const SectionRequest& r) {
         Tensor w = row(tr.attn_weights, 0);
         w.grad_fn.clear();
         w.requires_grad = false;
-        out.push_back(tensor_cell("heads/" + std::to_string(h + 1) + "/attn_weights", w));
+        add_cell(out, "heads/" + std::to_string(h + 1) + "/attn_weights", w);
     }
 }
 
@@ -197,12 +206,12 @@ void add_debug_rows(std::vector<BookCell>& out, const SectionRequest& r) {
     }
     const Tensor batched = matmul(w, xb);
     // the whole tensors, for the page to draw and print: the weights as corrupted (or not) and their product
-    out.push_back(tensor_cell("debug/attn_weights", w));
-    out.push_back(tensor_cell("debug/all_context_vecs", batched));
+    add_cell(out, "debug/attn_weights", w);
+    add_cell(out, "debug/all_context_vecs", batched);
     for (int64_t i = 0; i < n; i++) {
         const std::string k = std::to_string(i + 1);
-        out.push_back(tensor_cell("debug/batched/" + k, row(batched, i)));
-        out.push_back(tensor_cell("debug/one_token/" + k, matmul(row(weights, i), x)));
+        add_cell(out, "debug/batched/" + k, row(batched, i));
+        add_cell(out, "debug/one_token/" + k, matmul(row(weights, i), x));
     }
 }
 
@@ -225,7 +234,7 @@ void add_ex3_1(std::vector<BookCell>& out, const SectionRequest& r) {
     sa_v1.W_key = pick((*r.ex3_1)[1]);
     sa_v1.W_value = pick((*r.ex3_1)[2]);
     try {
-        out.push_back(tensor_cell("ex3.1/chosen", sa_v1.forward(r.inputs)));
+        add_cell(out, "ex3.1/chosen", sa_v1.forward(r.inputs));
     } catch (const Error& e) {
         out.push_back({"ex3.1/chosen", std::nullopt, "", {}, {}, "", "", e.what()});
     }
@@ -243,9 +252,9 @@ void add_bug_hunt(std::vector<BookCell>& out, const SectionRequest& r) {
     }
     Tensor diff = run.buggy;
     for (size_t i = 0; i < diff.data.size(); i++) diff.data[i] -= run.correct.data[i];
-    out.push_back(tensor_cell("bug/correct", run.correct));
-    out.push_back(tensor_cell("bug/buggy", run.buggy));
-    out.push_back(tensor_cell("bug/diff", diff));
+    add_cell(out, "bug/correct", run.correct);
+    add_cell(out, "bug/buggy", run.buggy);
+    add_cell(out, "bug/diff", diff);
     out.push_back({"bug/tensor", std::nullopt, run.tensor, {}, {}, "", run.tensor, ""});
 }
 
@@ -260,7 +269,7 @@ bool shown_by(const std::string& section, const std::string& id) {
 
 std::vector<BookCell> section_cells(const SectionRequest& r) {
     std::vector<BookCell> out;
-    if (r.section != "batched") out.push_back(tensor_cell("inputs", r.inputs));  // batched's part has it
+    if (r.section != "batched") add_cell(out, "inputs", r.inputs);  // batched's part has it
     const std::function<bool(const std::string&)> wanted = [&](const std::string& id) { return shown_by(r.section, id); };
     const auto append = [&](ChapterPart part) {
         for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds, wanted)) out.push_back(std::move(c));
@@ -279,7 +288,7 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         append(ChapterPart::classes);
         // Listing 3.1's row 2 against z(2) as the step-by-step section computes it
         append(ChapterPart::step_by_step);
-        out.push_back(tensor_cell("3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1)));
+        add_cell(out, "3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1));
         if (r.ex3_1) add_ex3_1(out, r);
     } else if (r.section == "causal") {
         append(ChapterPart::causal);
@@ -302,24 +311,23 @@ EvalResult section_data(const std::string& request_json) {
     std::string out;
     const std::string error = checks::sentence_of([&] {
         const SectionRequest r = parse(request_json);
-        out = "{\"section\":" + json_quote(r.section) + ",\"results\":" + section_cells_json(section_cells(r)) + "}";
+        out = cat({"{\"section\":", json_quote(r.section), ",\"results\":", section_cells_json(section_cells(r)), "}"});
     });
     return error.empty() ? EvalResult{true, out, ""} : failed_request(error);
 }
 
 std::string limits_json() {
     namespace page = limits::page;
-    const auto whole = [](int64_t v) { return std::to_string(v); };
     const auto number = [](double v) { return float_text(static_cast<float>(v)); };
     std::string ids;
     for (const char* id : kSectionIds) ids += (ids.empty() ? "" : ",") + json_quote(id);
-    return "{\"page\":{\"value\":" + number(page::kValue) + ",\"word\":" + whole(page::kWordChars) +
-           ",\"seedMax\":" + whole(page::kSeedMax) + ",\"tokensMin\":" + whole(page::kTokensMin) +
-           ",\"tokensMax\":" + whole(page::kTokensMax) + ",\"dInMax\":" + whole(page::kDInMax) +
-           ",\"dOutMax\":" + whole(page::kDOutMax) + ",\"temperatureMin\":" + number(page::kTemperatureMin) +
-           ",\"temperatureMax\":" + number(page::kTemperatureMax) + "},\"replay\":{\"tokensMin\":" +
-           whole(lim::kMinReplayTokens) + ",\"tokensMax\":" + whole(lim::kMaxReplayTokens) +
-           ",\"dimMax\":" + whole(lim::kMaxReplayDim) + "},\"sections\":[" + ids + "]}";
+    return cat({"{\"page\":{\"value\":", number(page::kValue), ",\"word\":", page::kWordChars,
+           ",\"seedMax\":", page::kSeedMax, ",\"tokensMin\":", page::kTokensMin,
+           ",\"tokensMax\":", page::kTokensMax, ",\"dInMax\":", page::kDInMax,
+           ",\"dOutMax\":", page::kDOutMax, ",\"temperatureMin\":", number(page::kTemperatureMin),
+           ",\"temperatureMax\":", number(page::kTemperatureMax), "},\"replay\":{\"tokensMin\":",
+           lim::kMinReplayTokens, ",\"tokensMax\":", lim::kMaxReplayTokens,
+           ",\"dimMax\":", lim::kMaxReplayDim, "},\"sections\":[", ids, "]}"});
 }
 
 }  // namespace attn

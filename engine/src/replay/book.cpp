@@ -27,6 +27,14 @@ struct Recorder {
         if (skip(id)) return;
         cells.push_back(size_cell(id, s, std::move(label)));
     }
+    // The same for the replay's literal ids and labels: their strings are made here, not at each of
+    // the ~60 calls (each a temporary to destroy if the call throws: code in every call site).
+    __attribute__((noinline)) void tensor(const char* id, const Tensor& t, const char* label = nullptr) {
+        if (!skip(id)) cells.push_back(tensor_cell(id, t, label));
+    }
+    __attribute__((noinline)) void size(const char* id, const Shape& s, const char* label = nullptr) {
+        size(std::string(id), s, label ? std::optional<std::string>(label) : std::nullopt);
+    }
     void integer(const std::string& id, int64_t v) {
         cells.push_back({id, std::nullopt, std::to_string(v), {}, {static_cast<double>(v)}, "", std::to_string(v), ""});
     }
@@ -48,6 +56,10 @@ BookCell tensor_cell(const std::string& id, const Tensor& t, std::optional<std::
     std::string plain = t.grad_fn.empty() ? print : format_tensor(t, false);
     return {id, std::move(label), std::move(print), t.shape, std::vector<double>(t.data.begin(), t.data.end()),
             t.grad_fn, std::move(plain), ""};
+}
+
+BookCell tensor_cell(const char* id, const Tensor& t, const char* label) {
+    return tensor_cell(std::string(id), t, label ? std::optional<std::string>(label) : std::nullopt);
 }
 
 BookCell size_cell(const std::string& id, const Shape& s, std::optional<std::string> label) {
@@ -299,7 +311,7 @@ std::vector<BookCell> chapter3_cells(const Tensor& inputs, int64_t d_out) {
 
 std::string book_text() {
     std::string out;
-    for (const BookCell& cell : chapter3_cells()) out += "# " + cell.id + "\n" + cell.print_line() + "\n";
+    for (const BookCell& cell : chapter3_cells()) out += cat({"# ", cell.id, "\n", cell.print_line(), "\n"});
     return out;
 }
 

@@ -27,6 +27,8 @@ struct BookCell {
 
 // A cell of a tensor (print as print(t) shows it, grad_fn included) or of a torch.Size.
 BookCell tensor_cell(const std::string& id, const Tensor& t, std::optional<std::string> label = std::nullopt);
+// The same for a literal id and label (nullptr: none): the strings made in one place, not at each call.
+BookCell tensor_cell(const char* id, const Tensor& t, const char* label = nullptr);
 BookCell size_cell(const std::string& id, const Shape& s, std::optional<std::string> label = std::nullopt);
 
 // Which seed each torch.manual_seed(...) of the book's code uses: the book's own (123, and 789 for

@@ -80,7 +80,7 @@ BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::
     if (!known) {
         std::string names;
         for (const char* name : kBugNames) names += std::string(names.empty() ? "" : ", ") + name;
-        throw Error("unknown bug \"" + bug.substr(0, 40) + "\"; use one of " + names);
+        fail({"unknown bug \"", bug.substr(0, 40), "\"; use one of ", names});
     }
     const SelfAttentionV1 sa(d_in, d_out, gen);
     const Tensor keys = matmul(inputs, sa.W_key), queries = matmul(inputs, sa.W_query);

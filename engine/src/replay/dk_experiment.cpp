@@ -3,9 +3,10 @@
 #include "replay/dk_experiment.h"
 
 #include <cmath>
-#include <cstdio>
 #include <new>
+#include <string>
 
+#include "core/decimal.h"
 #include "core/generator.h"
 #include "core/pytorch_cpu.h"
 
@@ -16,10 +17,8 @@ namespace {
 // A JS number that must be a whole number in [lo, hi], as an int64.
 int64_t whole_in(double v, int64_t lo, int64_t hi, const char* name) {
     if (std::floor(v) == v && v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) return static_cast<int64_t>(v);
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%s must be a whole number from %lld to %lld, got %.17g", name,
-                  static_cast<long long>(lo), static_cast<long long>(hi), v);
-    throw Error(buf);
+    fail({name, " must be a whole number from ", lo, " to ", hi,
+                ", got ", printf_double(v, 'g', 17)});
 }
 
 // (torch.rand(n, d_k) * 2 - 1) * 3**0.5: each op rounds to float32 as PyTorch's does; 2r - 1 is

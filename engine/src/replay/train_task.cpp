@@ -75,7 +75,7 @@ namespace {
 std::string python_nonfinite(float v) { return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf"; }
 
 std::string loss_line(int64_t step, float loss) {
-    return "step " + std::to_string(step) + ": loss " + python_format(loss, 'f', 4);  // f"{loss.item():.4f}"
+    return cat({"step ", step, ": loss ", python_format(loss, 'f', 4)});  // f"{loss.item():.4f}"
 }
 
 }  // namespace
@@ -88,8 +88,8 @@ std::string printed(const std::vector<float>& losses, int64_t every, const Tenso
     const int64_t end = broken != losses.end() ? b / every * every : std::min(seen, kSteps);
     for (int64_t k = 0; k < end; k += kPrintEvery) out += loss_line(k, losses[k]) + "\n";
     if (broken != losses.end()) {
-        return out + "(the loss became " + python_nonfinite(*broken) + " at step " + std::to_string(b) +
-               ": the page stopped the run there; PyTorch would go on printing nan)";
+        return cat({out, "(the loss became ", python_nonfinite(*broken), " at step ", b,
+               ": the page stopped the run there; PyTorch would go on printing nan)"});
     }
     if (seen <= kSteps) return out.empty() ? out : out.substr(0, out.size() - 1);  // not run to its end yet
     out += loss_line(kSteps, losses[kSteps]) + "\n";
@@ -110,7 +110,7 @@ std::string program(const Tensor& inputs, const std::vector<std::string>& words,
         std::string word = i < static_cast<int64_t>(words.size()) ? words[i] : "token " + std::to_string(i + 1);
         std::replace(word.begin(), word.end(), '\r', ' ');
         std::replace(word.begin(), word.end(), '\n', ' ');
-        rows += (i == T - 1 ? "]]" : "],") + std::string(" # ") + word + "  (x^" + std::to_string(i + 1) + ")\n";
+        rows += cat({(i == T - 1 ? "]]" : "],"), " # ", word, "  (x^", i + 1, ")\n"});
     }
     std::string order_list = "[";
     for (const std::vector<int64_t>& o : orders(T)) {
@@ -128,33 +128,33 @@ std::string program(const Tensor& inputs, const std::vector<std::string>& words,
     std::string listing = kListing3_3;
     while (!listing.empty() && (listing.back() == '\n' || listing.back() == ' ')) listing.pop_back();
     const std::string steps = std::to_string(kSteps);
-    return "import torch\n"
+    return cat({"import torch\n"
            "import torch.nn as nn\n"
-           "import torch.nn.functional as F\n\n" +
-           listing + "\n\n" +
-           "inputs = torch.tensor(\n" + rows + ")\n"
+           "import torch.nn.functional as F\n\n",
+           listing, "\n\n",
+           "inputs = torch.tensor(\n", rows, ")\n"
            "T, d = inputs.shape\n"
            "# the tokens in four orders: only a token's position says which token came before it\n"
-           "orders = " + order_list + "\n"
+           "orders = ", order_list, "\n"
            "embeddings = inputs[torch.tensor(orders)]                      # 4 × T × d\n"
            "positions = torch.eye(T).expand(len(orders), T, T)             # one-hot positions\n"
            "x = torch.cat([embeddings, positions], dim=-1)                 # d_in = d + T\n"
            "target = torch.cat([embeddings[:, :1], embeddings[:, :-1]], dim=1)   # the previous token (token 1: itself)\n\n"
-           "torch.manual_seed(" + std::to_string(static_cast<int64_t>(seed)) + ")\n"
+           "torch.manual_seed(", static_cast<int64_t>(seed), ")\n"
            "ca = CausalAttention(d + T, d, context_length=T, dropout=0.0)\n"
-           "optimizer = " + make + "\n"
-           "for step in range(" + steps + "):\n"
+           "optimizer = ", make, "\n"
+           "for step in range(", steps, "):\n"
            "    optimizer.zero_grad()\n"
            "    loss = F.mse_loss(ca(x), target)\n"
-           "    if step % " + std::to_string(kPrintEvery) + " == 0:\n"
+           "    if step % ", kPrintEvery, " == 0:\n"
            "        print(f\"step {step}: loss {loss.item():.4f}\")\n"
            "    loss.backward()\n"
            "    optimizer.step()\n"
-           "print(f\"step " + steps + ": loss {F.mse_loss(ca(x), target).item():.4f}\")\n\n"
+           "print(f\"step ", steps, ": loss {F.mse_loss(ca(x), target).item():.4f}\")\n\n"
            "with torch.no_grad():   # the weights for the tokens as written (order 1 of 4), as forward computes them (the map above)\n"
            "    keys, queries = ca.W_key(x), ca.W_query(x)\n"
            "    attn_scores = (queries @ keys.transpose(1, 2)).masked_fill(ca.mask.bool()[:T, :T], -torch.inf)\n"
-           "    print(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)[0])";
+           "    print(torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)[0])"});
 }
 
 }  // namespace attn::train_task

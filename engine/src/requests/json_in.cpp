@@ -2,9 +2,9 @@
 #include "requests/json_in.h"
 
 #include <cmath>
-#include <cstdlib>
 #include <limits>
 
+#include "core/decimal.h"
 #include "core/tensor.h"  // attn::Error
 #include "requests/json_out.h"
 #include "rules/checks.h"
@@ -73,7 +73,7 @@ private:
 
     [[noreturn]] void fail(const std::string& what) const {
         const std::string at = i_ < s_.size() ? "; last read: '" + checks::excerpt(s_.substr(i_, 40)) + "'" : "";
-        throw Error("the request is not valid JSON (at byte " + std::to_string(i_) + ": " + what + at + ")");
+        attn::fail({"the request is not valid JSON (at byte ", i_, ": ", what, at, ")"});
     }
 
     void skip_space() {
@@ -105,8 +105,8 @@ private:
                 std::string key = string();
                 for (const auto& member : v.members_) {
                     if (member.first == key) {
-                        throw Error("the request has the key " + json_quote(checks::excerpt(key)) +
-                                    " twice in one object; give each field once");
+                        attn::fail({"the request has the key ", json_quote(checks::excerpt(key)),
+                                    " twice in one object; give each field once"});
                     }
                 }
                 if (!take(':')) fail("expected ':' after a key");
@@ -174,10 +174,10 @@ private:
         v.text_ = s_.substr(start, i_ - start);
         // a whole number that fits int64 or uint64 is kept exactly; a larger one is read as a double
         v.integer_ = !fraction && !overflow && (!v.negative_ || v.magnitude_ <= uint64_t(1) << 63);
-        v.number_ = std::strtod(v.text_.c_str(), nullptr);
+        v.number_ = decimal_to_double(v.text_.data(), v.text_.size());
         if (std::isinf(v.number_)) {
-            throw Error("the request has a number too large for a double (" + checks::excerpt(v.text_) +
-                        "); numbers must be within ±1.7976931348623157e308, or write \"inf\", \"-inf\"");
+            attn::fail({"the request has a number too large for a double (", checks::excerpt(v.text_),
+                        "); numbers must be within ±1.7976931348623157e308, or write \"inf\", \"-inf\""});
         }
     }
 

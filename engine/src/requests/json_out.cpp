@@ -77,7 +77,7 @@ namespace {
 
 // {"shape":[...],"values":[... — the common start of result_json and values_json
 std::string shape_and_values(const Tensor& t) {
-    std::string out = "{\"shape\":" + sizes_json(t.shape) + ",\"values\":[";
+    std::string out = cat({"{\"shape\":", sizes_json(t.shape), ",\"values\":["});
     out.reserve(out.size() + t.data.size() * 12 + 16);
     for (size_t i = 0; i < t.data.size(); i++) {
         if (i) out += ',';
@@ -141,9 +141,9 @@ std::string cells_json(const std::vector<BookCell>& cells) {
     std::string out = "[";
     for (const BookCell& cell : cells) {
         if (out.size() > 1) out += ",";
-        out += "{\"id\":" + json_quote(cell.id) + ",\"label\":" + (cell.label ? json_quote(*cell.label) : "null") +
-               ",\"print\":" + json_quote(cell.print) + ",\"shape\":" + sizes_json(cell.shape) +
-               ",\"values\":" + cell_values(cell) + "}";
+        out += cat({"{\"id\":", json_quote(cell.id), ",\"label\":", (cell.label ? json_quote(*cell.label) : "null"),
+               ",\"print\":", json_quote(cell.print), ",\"shape\":", sizes_json(cell.shape),
+               ",\"values\":", cell_values(cell), "}"});
     }
     return out + "]";
 }
@@ -154,13 +154,13 @@ std::string section_cells_json(const std::vector<BookCell>& cells) {
         if (out.size() > 1) out += ",";
         out += json_quote(c.id) + ":";
         if (!c.error.empty()) {
-            out += "{\"error\":" + json_quote(c.error) + "}";
+            out += cat({"{\"error\":", json_quote(c.error), "}"});
             continue;
         }
-        out += "{\"shape\":" + sizes_json(c.shape) + ",\"values\":" + cell_values(c) + ",\"print\":" + json_quote(c.print_plain);
-        if (!c.grad_fn.empty()) out += ",\"grad_fn\":" + json_quote(c.grad_fn) + ",\"print_with_grad_fn\":" + json_quote(c.print);
+        out += cat({"{\"shape\":", sizes_json(c.shape), ",\"values\":", cell_values(c), ",\"print\":", json_quote(c.print_plain)});
+        if (!c.grad_fn.empty()) out += cat({",\"grad_fn\":", json_quote(c.grad_fn), ",\"print_with_grad_fn\":", json_quote(c.print)});
         if (c.label) out += ",\"label\":" + json_quote(*c.label);
-        out += ",\"line\":" + json_quote(c.print_line()) + "}";
+        out += cat({",\"line\":", json_quote(c.print_line()), "}"});
     }
     return out + "}";
 }

@@ -34,8 +34,8 @@ void check_text(const std::string& text) {
     for (size_t i = 0; i < text.size(); i++) {
         char c = text[i];
         if (c == '\0') {
-            throw Error("the request has a NUL byte at offset " + std::to_string(i) +
-                        "; send only the JSON object, with no bytes after it");
+            fail({"the request has a NUL byte at offset ", i,
+                        "; send only the JSON object, with no bytes after it"});
         }
         if (in_string) {
             if (c == '\\') i++;
@@ -44,8 +44,8 @@ void check_text(const std::string& text) {
             in_string = true;
         } else if (c == '[' || c == '{') {
             if (++depth > lim::kMaxJsonDepth) {
-                throw Error("the request nests arrays or objects more than " +
-                            std::to_string(lim::kMaxJsonDepth) + " levels deep; x has at most 4 dimensions");
+                fail({"the request nests arrays or objects more than ",
+                            lim::kMaxJsonDepth, " levels deep; x has at most 4 dimensions"});
             }
         } else if (c == ']' || c == '}') {
             depth--;
@@ -73,7 +73,7 @@ std::string op_linear(Request& r) {
     checks::check_work(checks::linear_work(d_in, d_out, bias));
     Generator gen(seed);
     Linear lin(d_in, d_out, bias, gen);
-    return "{\"weight\":" + result_json(lin.weight) + ",\"bias\":" + (bias ? result_json(lin.bias) : "null") + "}";
+    return cat({"{\"weight\":", result_json(lin.weight), ",\"bias\":", (bias ? result_json(lin.bias) : "null"), "}"});
 }
 
 std::string op_softmax(Request& r) {
@@ -148,7 +148,7 @@ std::string op_bug_hunt(Request& r) {
     const int64_t T = x_shape[0], d_in = x_shape[1];
     checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
     const BugHunt run = bug_hunt(r.tensor("x", x_shape), d_out, seed, bug);
-    return "{\"tensor\":" + json_quote(run.tensor) + ",\"correct\":" + result_json(run.correct) + ",\"buggy\":" + result_json(run.buggy) + "}";
+    return cat({"{\"tensor\":", json_quote(run.tensor), ",\"correct\":", result_json(run.correct), ",\"buggy\":", result_json(run.buggy), "}"});
 }
 
 // Every op: its name, the fields it takes ("op" included; any other is refused before anything is
@@ -193,7 +193,7 @@ std::string evaluate(const json::Value& j) {
     }
     std::string names;
     for (const Op& op : ops()) names += std::string(names.empty() ? "" : ", ") + op.name;
-    throw Error("unknown op " + quoted(name) + "; use one of " + names);
+    fail({"unknown op ", quoted(name), "; use one of ", names});
 }
 
 }  // namespace

@@ -24,18 +24,18 @@ double value_of(const Value& v, const std::string& where) {
         if (s == "-inf") return -std::numeric_limits<double>::infinity();
         if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
     }
-    throw Error("\"" + where + "\" must be a number (or \"inf\", \"-inf\", \"nan\"), got " + checks::excerpt(v.dump()));
+    fail({"\"", where, "\" must be a number (or \"inf\", \"-inf\", \"nan\"), got ", checks::excerpt(v.dump())});
 }
 
 void fill(const Value& v, const Shape& shape, size_t dim, const char* name, std::vector<float>& out) {
     if (dim == shape.size()) {
-        if (v.is_array()) throw Error(std::string("\"") + name + "\" is ragged: its rows nest to different depths");
+        if (v.is_array()) fail({"\"", name, "\" is ragged: its rows nest to different depths"});
         out.push_back(static_cast<float>(value_of(v, std::string(name) + "\" element \"")));
         return;
     }
     if (!v.is_array() || static_cast<int64_t>(v.size()) != shape[dim]) {
-        throw Error(std::string("\"") + name + "\" is ragged: every row at depth " + std::to_string(dim + 1) +
-                    " must have " + std::to_string(shape[dim]) + " entries, like the first one");
+        fail({"\"", name, "\" is ragged: every row at depth ", dim + 1,
+                    " must have ", shape[dim], " entries, like the first one"});
     }
     for (const Value& e : v.items()) fill(e, shape, dim + 1, name, out);
 }
@@ -46,14 +46,14 @@ std::string field_list(const std::vector<std::string>& fields) {
     return list;
 }
 
-std::string field(const char* name) { return std::string("\"") + name + "\""; }
+std::string field(const char* name) { return cat({"\"", name, "\""}); }
 
 }  // namespace
 
 std::string quoted(const std::string& s) { return json_quote(checks::excerpt(s)); }
 
 Request::Request(const Value& j, const char* example) : j_(j) {
-    if (!j_.is_object()) throw Error(std::string("the request must be a JSON object like ") + example);
+    if (!j_.is_object()) fail({"the request must be a JSON object like ", example});
 }
 
 const Value* Request::find(const char* name) {
@@ -69,8 +69,8 @@ void Request::reject_unknown_fields_of(const std::string& owner, const std::vect
     for (const auto& member : j_.members()) {
         const std::string& key = member.first;
         if (std::find_if(fields.begin(), fields.end(), [&](const char* f) { return key == f; }) == fields.end()) {
-            throw Error("unknown field " + quoted(key) + " for " + owner +
-                        "; the fields it takes are: " + field_list({fields.begin(), fields.end()}));
+            fail({"unknown field ", quoted(key), " for ", owner,
+                        "; the fields it takes are: ", field_list({fields.begin(), fields.end()})});
         }
     }
 }
@@ -79,8 +79,8 @@ void Request::reject_unread_fields(const std::string& op) const {
     for (const auto& member : j_.members()) {
         const std::string& key = member.first;
         if (std::find(read_.begin(), read_.end(), key) == read_.end()) {
-            throw Error("unknown field " + quoted(key) + " for op " + quoted(op) +
-                        " with this module; the fields it takes are: " + field_list(read_));
+            fail({"unknown field ", quoted(key), " for op ", quoted(op),
+                        " with this module; the fields it takes are: ", field_list(read_)});
         }
     }
 }
@@ -100,17 +100,17 @@ bool Request::given(const char* name) {
 std::string Request::text(const char* name, std::optional<std::string> def) {
     const Value* v = find(name);
     if (!v && def) return *def;
-    if (!v || !v->is_string()) throw Error(field(name) + " must be a string");
+    if (!v || !v->is_string()) fail({field(name), " must be a string"});
     return v->string();
 }
 
 std::string Request::choice(const char* name, const std::vector<std::string>& options, std::optional<std::string> def) {
     const Value* v = find(name);
     if (!v && def) return *def;
-    const std::string rule = field(name) + " must be one of: " + field_list(options);
+    const std::string rule = cat({field(name), " must be one of: ", field_list(options)});
     if (!v || !v->is_string()) throw Error(rule);
     const std::string& got = v->string();
-    if (std::find(options.begin(), options.end(), got) == options.end()) throw Error(rule + "; got " + quoted(got));
+    if (std::find(options.begin(), options.end(), got) == options.end()) fail({rule, "; got ", quoted(got)});
     return got;
 }
 
@@ -119,7 +119,7 @@ std::optional<std::vector<std::string>> Request::choices(const char* name, const
     const Value* v = find(name);
     if (!v) return std::nullopt;
     std::string rule = field(name) + " must be {";
-    for (size_t i = 0; i < keys.size(); i++) rule += (i ? ", " : "") + json_quote(keys[i]) + ": ...";
+    for (size_t i = 0; i < keys.size(); i++) rule += cat({(i ? ", " : ""), json_quote(keys[i]), ": ..."});
     rule += "}, each one of " + field_list(options);
     if (!v->is_object() || v->size() != keys.size()) throw Error(rule);
     std::vector<std::string> out;
@@ -136,7 +136,7 @@ std::optional<std::vector<std::string>> Request::choices(const char* name, const
 
 std::vector<std::string> Request::texts(const char* name, size_t most) {
     const Value* v = find(name);
-    const std::string want = std::string("\"") + name + "\" must be a list of at most " + std::to_string(most) + " strings";
+    const std::string want = cat({"\"", name, "\" must be a list of at most ", most, " strings"});
     if (!v || !v->is_array() || v->size() > most) throw Error(want);
     std::vector<std::string> out;
     for (const Value& e : v->items()) {
@@ -150,8 +150,8 @@ int64_t Request::integer(const char* name, int64_t lo, int64_t hi, std::optional
     const Value* v = find(name);
     if (!v) {
         if (def) return *def;
-        throw Error(std::string("missing field \"") + name + "\": give a whole number from " + std::to_string(lo) +
-                    " to " + std::to_string(hi));
+        fail({"missing field \"", name, "\": give a whole number from ", lo,
+                    " to ", hi});
     }
     int64_t out;
     if (v->int64()) {
@@ -181,17 +181,17 @@ double Request::number(const char* name, std::optional<double> def) {
     const Value* v = find(name);
     if (!v) {
         if (def) return *def;
-        throw Error(std::string("missing field \"") + name + "\": give a number");
+        fail({"missing field \"", name, "\": give a number"});
     }
     return value_of(*v, name);
 }
 
 double Request::finite_number(const char* name, double lo, std::optional<double> def, std::optional<double> below) {
     const double out = number(name, def);
-    if (!std::isfinite(out)) throw Error(std::string("\"") + name + "\" must be a finite number");
+    if (!std::isfinite(out)) fail({"\"", name, "\" must be a finite number"});
     if (out < lo || (below && out >= *below)) {
-        throw Error(std::string("\"") + name + "\" must be at least " + float_text(static_cast<float>(lo)) +
-                    (below ? " and less than " + float_text(static_cast<float>(*below)) : std::string()));
+        fail({"\"", name, "\" must be at least ", float_text(static_cast<float>(lo)),
+                    (below ? " and less than " + float_text(static_cast<float>(*below)) : std::string())});
     }
     return out;
 }
@@ -205,7 +205,7 @@ double Request::dropout(const char* name, std::optional<double> def) {
 bool Request::boolean(const char* name, bool def) {
     const Value* v = find(name);
     if (!v) return def;
-    if (!v->is_boolean()) throw Error(std::string("\"") + name + "\" must be true or false");
+    if (!v->is_boolean()) fail({"\"", name, "\" must be true or false"});
     return v->boolean();
 }
 
@@ -214,20 +214,20 @@ Shape Request::tensor_shape(const char* name, int dims) {
     const std::string want = dims == 2 ? "a list of rows, e.g. [[0.43, 0.15], [0.55, 0.87]]"
                              : dims == 3 ? "a batch of token rows, e.g. [[[0.43, 0.15], [0.55, 0.87]]]"
                                          : "a (nested) list of numbers, e.g. [1.0, 2.0, 3.0]";
-    if (!v) throw Error(std::string("missing field \"") + name + "\": give " + want);
+    if (!v) fail({"missing field \"", name, "\": give ", want});
     Shape shape;
     for (const Value* p = v; p->is_array(); p = &(*p)[0]) {
-        if (p->empty()) throw Error(std::string("\"") + name + "\" has an empty list; give " + want);
+        if (p->empty()) fail({"\"", name, "\" has an empty list; give ", want});
         shape.push_back(static_cast<int64_t>(p->size()));
-        if (shape.size() > 4) throw Error(std::string("\"") + name + "\" has more than 4 dimensions");
+        if (shape.size() > 4) fail({"\"", name, "\" has more than 4 dimensions"});
     }
-    if (shape.empty()) throw Error(std::string("\"") + name + "\" must be " + want);
+    if (shape.empty()) fail({"\"", name, "\" must be ", want});
     if (dims && static_cast<int>(shape.size()) != dims) {
-        throw Error(std::string("\"") + name + "\" must be " + std::to_string(dims) + "-D (" + want + "), but it is " +
-                    std::to_string(shape.size()) + "-D");
+        fail({"\"", name, "\" must be ", dims, "-D (", want, "), but it is ",
+                    shape.size(), "-D"});
     }
     if (numel_of(shape) > lim::kMaxElements) {
-        throw Error(std::string("\"") + name + "\" has too many numbers (at most " + std::to_string(lim::kMaxElements) + ")");
+        fail({"\"", name, "\" has too many numbers (at most ", lim::kMaxElements, ")"});
     }
     return shape;
 }
@@ -243,7 +243,7 @@ Tensor Request::tensor(const char* name, const Shape& shape, bool finite) {
             for (size_t d = shape.size(), rest = i; d-- > 0; rest /= static_cast<size_t>(shape[d])) {
                 at = "[" + std::to_string(rest % static_cast<size_t>(shape[d])) + "]" + at;
             }
-            throw Error(field(name) + " must hold finite numbers; " + name + at + " is " + float_text(data[i]));
+            fail({field(name), " must hold finite numbers; ", name, at, " is ", float_text(data[i])});
         }
     }
     return Tensor(shape, std::move(data));
@@ -265,7 +265,7 @@ Shape Request::shape() {
     }
     for (int64_t d : shape) if (d == 0) n = 0;
     if (n > lim::kMaxElements) {
-        throw Error("\"shape\" asks for more than " + std::to_string(lim::kMaxElements) + " numbers; use smaller sizes");
+        fail({"\"shape\" asks for more than ", lim::kMaxElements, " numbers; use smaller sizes"});
     }
     return shape;
 }

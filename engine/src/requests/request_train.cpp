@@ -54,13 +54,13 @@ struct Setup {
 // (replay/train_task.h), in place of "module", "x", "target", "d_out" and "dropout".
 Setup task_setup(Request& f, Generator& gen) {
     const std::string task = f.text("task");
-    if (task != train_task::kName) throw Error("unknown task " + quoted(task) + "; the one task is \"" + train_task::kName + "\"");
+    if (task != train_task::kName) fail({"unknown task ", quoted(task), "; the one task is \"", train_task::kName, "\""});
     const Shape shape = f.tensor_shape("inputs", 2);
     const int64_t T = shape[0], d = shape[1];
     if (T < train_task::kMinTokens || T > lim::kMaxReplayTokens || d > lim::kMaxReplayDim) {
-        throw Error("\"inputs\" is " + shape_text(shape) + "; the train task takes " + std::to_string(train_task::kMinTokens) +
-                    " to " + std::to_string(lim::kMaxReplayTokens) + " tokens of 1 to " + std::to_string(lim::kMaxReplayDim) +
-                    " values, one row per token");
+        fail({"\"inputs\" is ", shape_text(shape), "; the train task takes ", train_task::kMinTokens,
+                    " to ", lim::kMaxReplayTokens, " tokens of 1 to ", lim::kMaxReplayDim,
+                    " values, one row per token"});
     }
     Tensor inputs = f.tensor("inputs", shape);
     const uint64_t seed = f.seed(train_task::kSeed);
@@ -82,8 +82,8 @@ Setup setup(Request& f, Generator& gen) {
     const std::string name = f.text("module");
     const bool batched = name == "causal_attention" || name == "mha";
     if (!batched && name != "self_attention_v1" && name != "self_attention_v2") {
-        throw Error("unknown module " + quoted(name) + "; use one of self_attention_v1, self_attention_v2, "
-                    "causal_attention, mha");
+        fail({"unknown module ", quoted(name), "; use one of self_attention_v1, self_attention_v2, "
+                    "causal_attention, mha"});
     }
     Tensor x = f.tensor("x", f.tensor_shape("x", batched ? 3 : 2));
     const int64_t d_out = f.integer("d_out", 1, lim::kMaxDim);
@@ -103,8 +103,8 @@ Setup setup(Request& f, Generator& gen) {
     Tensor target = f.tensor("target", f.tensor_shape("target", batched ? 3 : 2));
     Shape out_shape = batched ? Shape{B, T, d_out} : Shape{T, d_out};
     if (target.shape != out_shape) {
-        throw Error("\"target\" is " + shape_text(target.shape) + " but the module's output is " + shape_text(out_shape) +
-                    " (" + (batched ? "batch × tokens × d_out" : "tokens × d_out") + "): give one target row per token");
+        fail({"\"target\" is ", shape_text(target.shape), " but the module's output is ", shape_text(out_shape),
+                    " (", (batched ? "batch × tokens × d_out" : "tokens × d_out"), "): give one target row per token"});
     }
     auto make = [=](Generator& g) {
         return name == "self_attention_v1"   ? TrainableModule::self_attention_v1(d_in, d_out, g)
@@ -125,10 +125,10 @@ std::string evaluate_grad(Request& f) {
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
-    std::string out = "{\"loss\":" + result_json(loss) + ",\"grads\":{";
+    std::string out = cat({"{\"loss\":", result_json(loss), ",\"grads\":{"});
     const std::vector<NamedParameter> params = module.parameters();
     for (size_t i = 0; i < params.size(); i++) {
-        out += (i ? "," : "") + json_quote(params[i].name) + ":" + result_json(grads[i]);
+        out += cat({(i ? "," : ""), json_quote(params[i].name), ":", result_json(grads[i])});
     }
     return out + "}}";
 }
@@ -181,8 +181,8 @@ struct TrainRunState {
         const int64_t records = checks::train_records(step, last, record_every);
         const int64_t answer = s.answer_numbers(last - step, records, record_parameters);
         if (answer > answer_budget) {
-            throw Error("this TrainRun's answers would hold more than " + std::to_string(lim::kMaxResultNumbers) +
-                        " numbers in all (each repeats the parameters); advance more steps per call");
+            fail({"this TrainRun's answers would hold more than ", lim::kMaxResultNumbers,
+                        " numbers in all (each repeats the parameters); advance more steps per call"});
         }
         answer_budget -= answer;
         std::string losses = "[", weights = "[", history = "[";
@@ -278,7 +278,7 @@ std::string evaluate_train(Request& f) {
     std::string out = run->advance(run->steps);
     if (!run->s.task_inputs) return out;
     out.pop_back();  // the train task's answer also holds what its program prints
-    return out + ",\"printed\":" + json_quote(run->printed()) + "}";
+    return cat({out, ",\"printed\":", json_quote(run->printed()), "}"});
 }
 
 // The train task's train request spelled out: the module, x and target it makes, its optimizer's
@@ -294,20 +294,20 @@ std::string evaluate_train_task(Request& f) {
     const Tensor& inputs = *r.s.task_inputs;
     const int64_t T = inputs.shape[0], d = inputs.shape[1];
     if (!words.empty() && static_cast<int64_t>(words.size()) != T) {
-        throw Error("\"words\" has " + std::to_string(words.size()) + " words but the inputs have " + std::to_string(T) +
-                    " rows; give one word per row");
+        fail({"\"words\" has ", words.size(), " words but the inputs have ", T,
+                    " rows; give one word per row"});
     }
     const train_task::OptimizerPreset& preset = *train_task::optimizer_preset(optimizer);
     const double lr = f.finite_number("lr", 0.0, preset.lr);
     const auto number = [](double v) { return double_text(v); };
-    std::string request = "{\"op\":\"train\",\"seed\":" + std::to_string(r.s.seed) +
-                          ",\"module\":\"causal_attention\",\"x\":" + nested_json(r.s.x) +
-                          ",\"target\":" + nested_json(r.s.target) + ",\"d_out\":" + std::to_string(d) +
-                          ",\"dropout\":0,\"optimizer\":" + json_quote(optimizer) + ",\"lr\":" + number(lr);
+    std::string request = cat({"{\"op\":\"train\",\"seed\":", r.s.seed,
+                          ",\"module\":\"causal_attention\",\"x\":", nested_json(r.s.x),
+                          ",\"target\":", nested_json(r.s.target), ",\"d_out\":", d,
+                          ",\"dropout\":0,\"optimizer\":", json_quote(optimizer), ",\"lr\":", number(lr)});
     if (preset.momentum != 0.0) request += ",\"momentum\":" + number(preset.momentum);
-    request += ",\"steps\":" + std::to_string(r.steps) + ",\"record_every\":" + std::to_string(r.record_every) +
-               ",\"record_parameters\":" + (r.record_parameters ? "true" : "false") +
-               ",\"prints\":" + (r.prints ? "true" : "false") + "}";
+    request += cat({",\"steps\":", r.steps, ",\"record_every\":", r.record_every,
+               ",\"record_parameters\":", (r.record_parameters ? "true" : "false"),
+               ",\"prints\":", (r.prints ? "true" : "false"), "}"});
     std::string orders = "[";
     for (const std::vector<int64_t>& o : train_task::orders(T)) {
         orders += orders.size() > 1 ? ",[" : "[";
@@ -317,15 +317,15 @@ std::string evaluate_train_task(Request& f) {
     std::string labels = "[", presets = "[";
     for (const std::string& l : train_task::input_labels(T, d)) labels += (labels.size() > 1 ? "," : "") + json_quote(l);
     for (const train_task::OptimizerPreset& o : train_task::kOptimizers) {
-        presets += (presets.size() > 1 ? "," : "") + std::string("{\"name\":") + json_quote(o.name) +
-                   ",\"label\":" + json_quote(o.label) + ",\"lr\":" + number(o.lr) +
-                   (o.momentum != 0.0 ? ",\"momentum\":" + number(o.momentum) : "") + "}";
+        presets += cat({(presets.size() > 1 ? "," : ""), "{\"name\":", json_quote(o.name),
+                   ",\"label\":", json_quote(o.label), ",\"lr\":", number(o.lr),
+                   (o.momentum != 0.0 ? ",\"momentum\":" + number(o.momentum) : ""), "}"});
     }
-    return "{\"task\":" + json_quote(train_task::kName) + ",\"steps\":" + std::to_string(train_task::kSteps) +
-           ",\"print_every\":" + std::to_string(train_task::kPrintEvery) +
-           ",\"record_every\":" + std::to_string(r.record_every) + ",\"orders\":" + orders + "]" +
-           ",\"input_labels\":" + labels + "],\"optimizers\":" + presets + "],\"request\":" + request +
-           ",\"program\":" + json_quote(train_task::program(inputs, words, r.s.seed, optimizer, lr)) + "}";
+    return cat({"{\"task\":", json_quote(train_task::kName), ",\"steps\":", train_task::kSteps,
+           ",\"print_every\":", train_task::kPrintEvery,
+           ",\"record_every\":", r.record_every, ",\"orders\":", orders, "]",
+           ",\"input_labels\":", labels, "],\"optimizers\":", presets, "],\"request\":", request,
+           ",\"program\":", json_quote(train_task::program(inputs, words, r.s.seed, optimizer, lr)), "}"});
 }
 
 TrainRun::TrainRun() = default;
@@ -336,7 +336,7 @@ std::string TrainRun::start(const std::string& request_json) {
     return checks::sentence_of([&] {
         const json::Value j = parse_request(request_json);
         Request r(j);
-        if (r.op() != "train") throw Error("a TrainRun runs a train request; this one's op is " + quoted(r.op()));
+        if (r.op() != "train") fail({"a TrainRun runs a train request; this one's op is ", quoted(r.op())});
         state_ = start_train(r, "train");
     });
 }

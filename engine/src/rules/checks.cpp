@@ -4,9 +4,9 @@
 #include "rules/checks.h"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 
+#include "core/decimal.h"
 #include "core/limits.h"
 
 namespace attn::checks {
@@ -19,9 +19,7 @@ namespace {
 constexpr double kMaxSafeInteger = 9007199254740992.0;
 
 std::string number_text(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    return buf;
+    return printf_double(v, 'g', 17);
 }
 
 std::string count(int64_t n) { return std::to_string(n); }
@@ -48,30 +46,30 @@ int64_t whole(double v, double lo, double hi, const std::string& name) {
 uint64_t seed(double v) { return static_cast<uint64_t>(whole(v, -kMaxSafeInteger, kMaxSafeInteger, "seed")); }
 
 void dropout(double p, const std::string& name) {
-    if (!(p >= 0.0 && p < 1.0)) throw Error(name + " must be at least 0 and less than 1, got " + number_text(p));
+    if (!(p >= 0.0 && p < 1.0)) fail({name, " must be at least 0 and less than 1, got ", number_text(p)});
 }
 
 void temperature(double t) {
     if (!(t > 0.0) || !std::isfinite(t)) {
-        throw Error("the temperature must be a finite number greater than 0, got " + number_text(t));
+        fail({"the temperature must be a finite number greater than 0, got ", number_text(t)});
     }
 }
 
 void positive(int64_t v, const std::string& name) {
-    if (v <= 0) throw Error(name + " must be at least 1, got " + count(v));
+    if (v <= 0) fail({name, " must be at least 1, got ", count(v)});
 }
 
 void elements(int64_t n, const std::string& what) {
     if (n > lim::kMaxElements) {
-        throw Error(what + " would need " + count(n) + " numbers, more than the limit of " + count(lim::kMaxElements) +
-                    "; use fewer tokens, heads or a smaller batch");
+        fail({what, " would need ", count(n), " numbers, more than the limit of ", count(lim::kMaxElements),
+                    "; use fewer tokens, heads or a smaller batch"});
     }
 }
 
 void tokens_fit_context(int64_t tokens, int64_t context_length) {
     if (tokens > context_length) {
-        throw Error("x has " + count(tokens) + " tokens but context_length is " + count(context_length) +
-                    ": raise context_length or use fewer tokens");
+        fail({"x has ", count(tokens), " tokens but context_length is ", count(context_length),
+                    ": raise context_length or use fewer tokens"});
     }
 }
 
@@ -79,16 +77,16 @@ int64_t head_dim(int64_t d_out, int64_t num_heads) {
     positive(num_heads, "num_heads");
     positive(d_out, "d_out");
     if (d_out % num_heads != 0) {
-        throw Error("d_out (" + count(d_out) + ") must be divisible by num_heads (" + count(num_heads) + ")");
+        fail({"d_out (", count(d_out), ") must be divisible by num_heads (", count(num_heads), ")"});
     }
     return d_out / num_heads;
 }
 
 void attention_sizes(const AttentionSizes& s, Module module) {
     const int64_t B = s.batch, T = s.tokens, H = s.num_heads;
-    if (B > lim::kMaxBatch) throw Error("x has a batch of " + count(B) + "; the limit is " + count(lim::kMaxBatch));
-    if (T > lim::kMaxTokens) throw Error("x has " + count(T) + " tokens; the limit is " + count(lim::kMaxTokens));
-    if (s.d_in > lim::kMaxDim) throw Error("x rows have " + count(s.d_in) + " values; the limit is " + count(lim::kMaxDim));
+    if (B > lim::kMaxBatch) fail({"x has a batch of ", count(B), "; the limit is ", count(lim::kMaxBatch)});
+    if (T > lim::kMaxTokens) fail({"x has ", count(T), " tokens; the limit is ", count(lim::kMaxTokens)});
+    if (s.d_in > lim::kMaxDim) fail({"x rows have ", count(s.d_in), " values; the limit is ", count(lim::kMaxDim)});
     if (module != Module::self_attention) tokens_fit_context(T, s.context_length);
     if (module == Module::mha) head_dim(s.d_out, H);
     dropout(s.dropout, "dropout");
@@ -128,8 +126,8 @@ int64_t product(const Shape& shape) {
 // the sentence for one exceeded bound: "<what> would need N <unit>, more than the limit of L; <hint>"
 void check_one(int64_t amount, int64_t limit, const char* unit, const char* hint) {
     if (amount > limit) {
-        throw Error("the request would need " + std::to_string(amount) + " " + unit + ", more than the limit of " +
-                    std::to_string(limit) + "; " + hint);
+        fail({"the request would need ", amount, " ", unit, ", more than the limit of ",
+                    limit, "; ", hint});
     }
 }
 
