@@ -76,6 +76,11 @@ test('index.html shows its math without katex-lib.js, with new numbers too; a fo
     .querySelector('[data-testid=z2] .math').dataset.tex.slice(1)));
   assert.ok(!scripts.includes('katex-lib.js'), JSON.stringify(scripts));
   assert.equal(await page.evaluate(() => typeof self.AttentionLabKatex), 'undefined');
+  // the element's sheet has only the KaTeX rules the build-time templates use (no accents in the page's math)
+  const katexRules = () => page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.adoptedStyleSheets[0].cssRules]
+    .filter((r) => /\.katex/.test(r.selectorText || '')).map((r) => r.selectorText));
+  const rulesAtLoad = await katexRules();
+  assert.ok(rulesAtLoad.some((r) => r.includes('.mfrac')) && !rulesAtLoad.some((r) => r.includes('.accent-body')), rulesAtLoad.join(' '));
 
   // seed 7: new numbers in the same formulas, patched into their templates (still no KaTeX)
   const before = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] .math').dataset.tex);
@@ -113,6 +118,9 @@ test('index.html shows its math without katex-lib.js, with new numbers too; a fo
   });
   assert.ok(scripts.includes('katex-lib.js'), JSON.stringify(scripts));
   assert.deepEqual((await mathBoxes(page)).unrendered, []);
+  // KaTeX at run time brings its whole sheet, in before the formula it renders
+  const rulesAfter = await katexRules();
+  assert.ok(rulesAfter.some((r) => r.includes('.accent-body')) && rulesAfter.length > 2 * rulesAtLoad.length, `${rulesAtLoad.length} -> ${rulesAfter.length}`);
   assert.match(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] annotation').textContent),
     /\\end\{aligned\}$/);
   assert.deepEqual(problems, []);

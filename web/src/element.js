@@ -8,7 +8,7 @@ import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
 import { h, para } from './dom.js';
-import { katexFrom, drainMath, renderMath, deferMath } from './math.js';
+import { katexFrom, drainMath, renderMath, deferMath, onKatexCss } from './math.js';
 import { loadEngine, sectionData } from './engine.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
 import { nextTask, nextFrame, idle, drawingSettled, watchNear, viewScheduler, holdUnseenDraws } from './scheduler.js';
@@ -29,11 +29,15 @@ const themeOf = (value) => (value === null ? 'auto' : value.trim());
 
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
 
+// One sheet for every element; KaTeX's rules are those of the build-time templates until KaTeX itself
+// loads for a formula without one, then its whole sheet (math.js's onKatexCss).
 let sharedSheet = null;
 function styleSheet() {
   if (!sharedSheet) {
     sharedSheet = new CSSStyleSheet();
-    sharedSheet.replaceSync(KATEX_CSS + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS + '\n' + LEARN_CSS);
+    const fill = (katexCss) => sharedSheet.replaceSync(katexCss + '\n' + ELEMENT_CSS + '\n' + VIEWS_CSS + '\n' + LEARN_CSS);
+    fill(KATEX_CSS);
+    onKatexCss(fill);
   }
   return sharedSheet;
 }

@@ -130,12 +130,21 @@ let katexLoading = null;
 let katexSettled = false;   // loaded, or failed
 let katexBase = null;
 export function katexFrom(base) { katexBase ??= base; }
+// KaTeX's whole style sheet comes with katex-lib (the bundle has only the rules the build-time templates
+// use): the element's sheet takes it in (onKatexCss) before any formula is rendered at run time.
+let katexCss = null;
+const katexCssListeners = [];
+export function onKatexCss(listener) { if (katexCss) listener(katexCss); else katexCssListeners.push(listener); }
 export function loadKatex(base = katexBase || defaultBase()) {
   if (!katexLoading) {
     katexLoading = self.AttentionLabKatex ? Promise.resolve()
-      : (bundled(base) ? BUNDLED_FILES.katex().then((m) => { self.AttentionLabKatex = m.default; }) : loadScript(base, 'katex-lib.js'))
+      : (bundled(base) ? BUNDLED_FILES.katex().then((m) => { self.AttentionLabKatex = m.default; self.AttentionLabKatexCss = m.css; }) : loadScript(base, 'katex-lib.js'))
         .catch((e) => console.warn(`attention-lab shows formulas as TeX: ${e.message}`));
-    katexLoading = katexLoading.then(() => { katexModule = self.AttentionLabKatex || null; katexSettled = true; });
+    katexLoading = katexLoading.then(() => {
+      katexModule = self.AttentionLabKatex || null;
+      if (katexModule && self.AttentionLabKatexCss) { katexCss = self.AttentionLabKatexCss; for (const f of katexCssListeners) f(katexCss); }
+      katexSettled = true;
+    });
   }
   return katexLoading;
 }
