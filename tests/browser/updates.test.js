@@ -247,3 +247,35 @@ test('at load the first numbers come before the views off screen are drawn, and 
   assert.ok(after.length > 0 && after.every((row) => row.join(' ') === '0.3061 0.8210'), JSON.stringify(after));
   assert.deepEqual(problems, []);
 });
+
+test('at load no off-screen section is laid out to learn what scrolls sideways; shown, its wide code becomes a Tab stop', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Every sideways-scroll check (a scrollWidth read of a code block, a formula or a table: common.js's
+  // keyboardScroll), and whether the box read was in a section content-visibility: auto was skipping
+  // (such a read lays the whole section out: ~50 ms each with the CPU throttled 4×).
+  await page.addInitScript(() => {
+    window.__skippedReads = [];
+    const get = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollWidth').get;
+    Object.defineProperty(Element.prototype, 'scrollWidth', { configurable: true, get() {
+      if (this.matches('pre, .math.display, .scroll') && this.closest('.section')?.querySelector('h2').checkVisibility({ contentVisibilityAuto: true }) === false) window.__skippedReads.push(this.closest('.section')?.dataset.section);
+      return get.call(this);
+    } });
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.deepEqual(await page.evaluate(() => window.__skippedReads), []);
+  // the last section's code scrolls sideways at 390 px: once it is on screen, it is a Tab stop
+  const last = await page.evaluate(async () => {
+    const sections = [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')];
+    const section = sections[sections.length - 1];
+    section.scrollIntoView();
+    return section.dataset.section;
+  });
+  await page.waitForFunction((id) => {
+    const boxes = [...document.querySelector('attention-lab').shadowRoot.querySelectorAll(`[data-section="${id}"] pre`)].filter((el) => !el.closest('.mv'));
+    return boxes.some((el) => el.scrollWidth > el.clientWidth + 1) && boxes.every((el) => (el.scrollWidth > el.clientWidth + 1) === (el.tabIndex === 0));
+  }, last);
+  assert.deepEqual(problems, []);
+});
