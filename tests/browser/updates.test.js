@@ -248,7 +248,7 @@ test('at load the first numbers come before the views off screen are drawn, and 
   assert.deepEqual(problems, []);
 });
 
-test('at load no off-screen section is laid out to learn what scrolls sideways; shown, its wide code becomes a Tab stop', async () => {
+test('at load no off-screen section is laid out to learn what scrolls sideways, nor a number formatted by Intl; shown, wide code becomes a Tab stop', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });
   // Every sideways-scroll check (a scrollWidth read of a code block, a formula or a table: common.js's
@@ -261,11 +261,21 @@ test('at load no off-screen section is laid out to learn what scrolls sideways; 
       if (this.matches('pre, .math.display, .scroll') && this.closest('.section')?.querySelector('h2').checkVisibility({ contentVisibilityAuto: true }) === false) window.__skippedReads.push(this.closest('.section')?.dataset.section);
       return get.call(this);
     } });
+    // and no number formatted through Intl (its first call loads the locale's data: 50-75 ms throttled)
+    window.__intlCalls = 0;
+    const toLocale = Number.prototype.toLocaleString;
+    Number.prototype.toLocaleString = function (...a) { window.__intlCalls++; return toLocale.apply(this, a); };
+    const NumberFormat = Intl.NumberFormat;
+    Intl.NumberFormat = function (...a) { window.__intlCalls++; return new NumberFormat(...a); };
   });
   await page.goto(server.url);
   await waitForLab(page);
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
   assert.deepEqual(await page.evaluate(() => window.__skippedReads), []);
+  assert.equal(await page.evaluate(() => window.__intlCalls), 0);
+  // Exercise 3.3's answer is still grouped as en-US writes it
+  await page.locator('attention-lab [data-testid="exercise-3.3"] [data-testid=predict-skip]').click();
+  await page.locator('attention-lab [data-testid="exercise-3.3"]').filter({ hasText: 'The answer: 2,360,064.' }).waitFor();
   // the last section's code scrolls sideways at 390 px: once it is on screen, it is a Tab stop
   const last = await page.evaluate(async () => {
     const sections = [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')];
