@@ -289,3 +289,33 @@ test('at load no off-screen section is laid out to learn what scrolls sideways, 
   }, last);
   assert.deepEqual(problems, []);
 });
+
+test('at load the temperature plot measures its labels after its section\'s first update, not in it', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The order of two things: the section's weights first shown (a MutationObserver, which reports at the
+  // end of the task's script that changed them) and the plot's first label-width read (which lays the page
+  // out: in the update's task, it made that task long).
+  await page.addInitScript(() => {
+    window.__order = [];
+    const length = SVGTextContentElement.prototype.getComputedTextLength;
+    SVGTextContentElement.prototype.getComputedTextLength = function () {
+      if (!window.__order.includes('label width') && this.closest('[data-testid=temperature-plane]')) window.__order.push('label width');
+      return length.call(this);
+    };
+    const attach = () => {
+      const root = document.querySelector('attention-lab')?.shadowRoot;
+      if (!root) { requestAnimationFrame(attach); return; }
+      const watch = new MutationObserver(() => {
+        if (/\d/.test(root.querySelector('[data-testid=temperature-weights]')?.textContent || '')) { window.__order.push('weights'); watch.disconnect(); }
+      });
+      watch.observe(root, { subtree: true, childList: true, characterData: true });
+    };
+    attach();
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.deepEqual(await page.evaluate(() => window.__order), ['weights', 'label width']);
+  assert.deepEqual(problems, []);
+});
