@@ -247,3 +247,75 @@ test('at load the first numbers come before the views off screen are drawn, and 
   assert.ok(after.length > 0 && after.every((row) => row.join(' ') === '0.3061 0.8210'), JSON.stringify(after));
   assert.deepEqual(problems, []);
 });
+
+test('at load no off-screen section is laid out to learn what scrolls sideways, nor a number formatted by Intl; shown, wide code becomes a Tab stop', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // Every sideways-scroll check (a scrollWidth read of a code block, a formula or a table: common.js's
+  // keyboardScroll), and whether the box read was in a section content-visibility: auto was skipping
+  // (such a read lays the whole section out: ~50 ms each with the CPU throttled 4×).
+  await page.addInitScript(() => {
+    window.__skippedReads = [];
+    const get = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollWidth').get;
+    Object.defineProperty(Element.prototype, 'scrollWidth', { configurable: true, get() {
+      if (this.matches('pre, .math.display, .scroll') && this.closest('.section')?.querySelector('h2').checkVisibility({ contentVisibilityAuto: true }) === false) window.__skippedReads.push(this.closest('.section')?.dataset.section);
+      return get.call(this);
+    } });
+    // and no number formatted through Intl (its first call loads the locale's data: 50-75 ms throttled)
+    window.__intlCalls = 0;
+    const toLocale = Number.prototype.toLocaleString;
+    Number.prototype.toLocaleString = function (...a) { window.__intlCalls++; return toLocale.apply(this, a); };
+    const NumberFormat = Intl.NumberFormat;
+    Intl.NumberFormat = function (...a) { window.__intlCalls++; return new NumberFormat(...a); };
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.deepEqual(await page.evaluate(() => window.__skippedReads), []);
+  assert.equal(await page.evaluate(() => window.__intlCalls), 0);
+  // Exercise 3.3's answer is still grouped as en-US writes it
+  await page.locator('attention-lab [data-testid="exercise-3.3"] [data-testid=predict-skip]').click();
+  await page.locator('attention-lab [data-testid="exercise-3.3"]').filter({ hasText: 'The answer: 2,360,064.' }).waitFor();
+  // the last section's code scrolls sideways at 390 px: once it is on screen, it is a Tab stop
+  const last = await page.evaluate(async () => {
+    const sections = [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')];
+    const section = sections[sections.length - 1];
+    section.scrollIntoView();
+    return section.dataset.section;
+  });
+  await page.waitForFunction((id) => {
+    const boxes = [...document.querySelector('attention-lab').shadowRoot.querySelectorAll(`[data-section="${id}"] pre`)].filter((el) => !el.closest('.mv'));
+    return boxes.some((el) => el.scrollWidth > el.clientWidth + 1) && boxes.every((el) => (el.scrollWidth > el.clientWidth + 1) === (el.tabIndex === 0));
+  }, last);
+  assert.deepEqual(problems, []);
+});
+
+test('at load the temperature plot measures its labels after its section\'s first update, not in it', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The order of two things: the section's weights first shown (a MutationObserver, which reports at the
+  // end of the task's script that changed them) and the plot's first label-width read (which lays the page
+  // out: in the update's task, it made that task long).
+  await page.addInitScript(() => {
+    window.__order = [];
+    const length = SVGTextContentElement.prototype.getComputedTextLength;
+    SVGTextContentElement.prototype.getComputedTextLength = function () {
+      if (!window.__order.includes('label width') && this.closest('[data-testid=temperature-plane]')) window.__order.push('label width');
+      return length.call(this);
+    };
+    const attach = () => {
+      const root = document.querySelector('attention-lab')?.shadowRoot;
+      if (!root) { requestAnimationFrame(attach); return; }
+      const watch = new MutationObserver(() => {
+        if (/\d/.test(root.querySelector('[data-testid=temperature-weights]')?.textContent || '')) { window.__order.push('weights'); watch.disconnect(); }
+      });
+      watch.observe(root, { subtree: true, childList: true, characterData: true });
+    };
+    attach();
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.deepEqual(await page.evaluate(() => window.__order), ['weights', 'label width']);
+  assert.deepEqual(problems, []);
+});

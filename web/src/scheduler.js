@@ -79,6 +79,9 @@ export function skipWhileOffScreen(region) {
     const jobs = deferred.get(region);
     deferred.delete(region);
     if (jobs) for (const [node, job] of jobs) measureThenWrite(job.read, job.write, node);
+    const shown = untilShown.get(region);
+    untilShown.delete(region);
+    if (shown) for (const [node, job] of shown) later(node, node, { ...job, shown: true });
   });
 }
 function skippedRegionOf(node) {
@@ -98,16 +101,35 @@ function later(region, node, job) {
       if (next.done) break;
       const [region, jobs] = next.value;
       deferred.delete(region);
-      if (region.isConnected) run([...jobs.values()]);
-      else skipped.delete(region);
+      if (!region.isConnected) { skipped.delete(region); continue; }
+      const now = [...jobs].filter(([node, job]) => !(job.untilShown && !job.shown && parkUntilShown(node, job)));
+      run(now.map(([, job]) => job));
     }
     draining = null;
   })();
 }
 // A read that can wait for the frame to be drawn (whether a box scrolls sideways, say): it runs in a
 // task after it, when the layout is already done and reading it costs nothing.
+// Inside a region off screen, it waits until the region is shown (reading it would lay out what the
+// browser skipped, a whole section: 50 ms throttled 4×); a region shown later is laid out by its frame.
+const untilShown = new Map();   // skipped region -> Map(node -> latest job)
 export function measureAfterFrame(read, write, node) {
-  later(node, node, { read, write });
+  const job = { read, write, untilShown: true };
+  if (!parkUntilShown(node, job)) later(node, node, job);
+}
+function parkUntilShown(node, job) {
+  const region = skippedRegionOf(node);
+  if (!region) return false;
+  for (const r of untilShown.keys()) if (!r.isConnected) untilShown.delete(r);   // a rebuilt element's old sections
+  if (!untilShown.has(region)) untilShown.set(region, new Map());
+  untilShown.get(region).set(node, job);
+  return true;
+}
+// How many reads wait for their region to be shown (tests).
+export function readsWaitingUntilShown() {
+  let n = 0;
+  for (const [region, jobs] of untilShown) if (region.isConnected) n += jobs.size;
+  return n;
 }
 
 // Once per frame: the same computed-style read, shared by every view drawn until the next frame (a

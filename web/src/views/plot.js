@@ -4,6 +4,7 @@
 // (z(2) among the value vectors). They draw what they are given and compute no data.
 import { el, svg, setAttr, setText, uid, onResize } from './nodes.js';
 import { fixed } from './format.js';
+import { sched } from './schedule.js';
 
 const MARGIN = { top: 24, right: 14, bottom: 42, left: 54 };
 const FALLBACK_WIDTH = 560;
@@ -376,6 +377,7 @@ export function pointPlot(options) {
       next.points.every((p, j) => p.x === data.points[j].x && p.y === data.points[j].y && p.label === data.points[j].label);
     data = { points: next.points, marker: next.marker || null, weights: next.weights || null };
     if (samePoints && x) placeMarker();
+    else if (!x) sched.drawWhenSeen(frame.root, draw);   // the first: its label widths lay the page out (a task of its own at load)
     else draw();
   }
   observeWidth(frame.root, (w) => { width = w; draw(); });
