@@ -319,3 +319,39 @@ test('at load the temperature plot measures its labels after its section\'s firs
   assert.deepEqual(await page.evaluate(() => window.__order), ['weights', 'label width']);
   assert.deepEqual(problems, []);
 });
+
+test('at load the matrix views measure their width after a frame has laid out the first numbers, not in the task that showed them', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // A frame counter (a requestAnimationFrame loop), the frame in which §3.4.1's first number (z(2)'s
+  // 0.3061) is first in the page, and the frame of the first matrix view width read (scheduler.js's
+  // measureThenWrite). A read in the update's frame laid the whole section out in a task (65-90 ms
+  // throttled 4×); after the first pass's reads wait for the next frame, the frame lays it out.
+  await page.addInitScript(() => {
+    window.__frames = 0;
+    window.__at = {};
+    const tick = () => { window.__frames++; requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    const width = Object.getOwnPropertyDescriptor(Element.prototype, 'clientWidth');
+    Object.defineProperty(Element.prototype, 'clientWidth', { ...width, get() {
+      if (window.__at.read === undefined && this.classList.contains('mv')) window.__at.read = window.__frames;
+      return width.get.call(this);
+    } });
+    const attach = () => {
+      const root = document.querySelector('attention-lab')?.shadowRoot;
+      if (!root) { requestAnimationFrame(attach); return; }
+      const watch = new MutationObserver(() => {
+        if ((root.querySelector('[data-section=step-by-step]')?.textContent || '').includes('0.3061')) { window.__at.numbers = window.__frames; watch.disconnect(); }
+      });
+      watch.observe(root, { subtree: true, childList: true, characterData: true });
+    };
+    attach();
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  const at = await page.evaluate(() => window.__at);
+  assert.ok(at.numbers !== undefined && at.read !== undefined, `saw the numbers and a width read: ${JSON.stringify(at)}`);
+  assert.ok(at.read > at.numbers, `the first width read comes in a later frame than the first numbers: ${JSON.stringify(at)}`);
+  assert.deepEqual(problems, []);
+});
