@@ -55,6 +55,10 @@ export async function sliced(kind, step) {
 // While an element's first pass runs (holdUnseenDraws), the reads wait for the next frame and run in a
 // task after it: a read in the task that built or updated a section laid the whole section out there
 // (65-90 ms throttled 4× for §3.4.1 at load), while the frame lays out what is on screen only.
+// How many elements run their first pass (element.js); while any does, views' reads and draws wait
+// for a frame (measureThenWrite, drawViewWhenSeen below).
+let heldUnseen = 0;
+export function holdUnseenDraws(hold) { heldUnseen += hold ? 1 : -1; }
 let pending = null;
 export function measureThenWrite(read, write, node) {
   const region = node && skippedRegionOf(node);
@@ -190,10 +194,14 @@ function watchScreen() {
 }
 export function drawWhenSeen(node, draw) { drawWhen(node, draw, false); }
 function drawViewWhenSeen(node, draw) { drawWhen(node, draw, heldUnseen > 0); }
+// The observer reports on node from now on (its state unknown until the first report).
+function watchNode(watch, node) {
+  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+}
 function drawWhen(node, draw, held) {
   const watch = watchScreen();
   if (!watch || (!node.isConnected && !held)) { waiting.delete(node); draw(); return; }
-  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  watchNode(watch, node);
   if (held && (!node.isConnected || (onScreen.get(node) === undefined && !holdsFocus(node)))) {
     waiting.set(node, draw);
     drawing ||= drawWaiting();
@@ -209,11 +217,9 @@ function drawWhen(node, draw, held) {
 export function offScreen(node) {
   const watch = watchScreen();
   if (!watch || !node.isConnected) return false;
-  if (!onScreen.has(node)) { onScreen.set(node, undefined); watch.observe(node); }
+  watchNode(watch, node);
   return onScreen.get(node) === false;
 }
-let heldUnseen = 0;   // elements in their first pass
-export function holdUnseenDraws(hold) { heldUnseen += hold ? 1 : -1; }
 // (in a first pass, after the next frame: the section's own update comes first, and the frame lays the
 // page out and lets the observer say what is on screen before any view's draw reads the layout)
 async function drawWaiting() {
