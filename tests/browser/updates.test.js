@@ -320,38 +320,49 @@ test('at load the temperature plot measures its labels after its section\'s firs
   assert.deepEqual(problems, []);
 });
 
-test('at load the matrix views measure their width after a frame has laid out the first numbers, not in the task that showed them', async () => {
+test('a matrix view\'s draw reads no layout: its width comes from its ResizeObserver, and every view is fitted by updateComplete', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });
-  // A frame counter (a requestAnimationFrame loop), the frame in which §3.4.1's first number (z(2)'s
-  // 0.3061) is first in the page, and the frame of the first matrix view width read (scheduler.js's
-  // measureThenWrite). A read in the update's frame laid the whole section out in a task (65-90 ms
-  // throttled 4×); after the first pass's reads wait for the next frame, the frame lays it out.
+  // A width read of a matrix view (clientWidth), or a computed style read in the task that drew it, laid
+  // the section being built out in that task (60-170 ms throttled 4× at load). The fit waits for the
+  // view's ResizeObserver, whose report comes after a frame's layout.
   await page.addInitScript(() => {
-    window.__frames = 0;
-    window.__at = {};
-    const tick = () => { window.__frames++; requestAnimationFrame(tick); };
-    requestAnimationFrame(tick);
+    window.__widthReads = 0;
     const width = Object.getOwnPropertyDescriptor(Element.prototype, 'clientWidth');
     Object.defineProperty(Element.prototype, 'clientWidth', { ...width, get() {
-      if (window.__at.read === undefined && this.classList.contains('mv')) window.__at.read = window.__frames;
+      if (this.classList.contains('mv')) window.__widthReads++;
       return width.get.call(this);
     } });
-    const attach = () => {
-      const root = document.querySelector('attention-lab')?.shadowRoot;
-      if (!root) { requestAnimationFrame(attach); return; }
-      const watch = new MutationObserver(() => {
-        if ((root.querySelector('[data-section=step-by-step]')?.textContent || '').includes('0.3061')) { window.__at.numbers = window.__frames; watch.disconnect(); }
-      });
-      watch.observe(root, { subtree: true, childList: true, characterData: true });
-    };
-    attach();
   });
   await page.goto(server.url);
   await waitForLab(page);
-  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
-  const at = await page.evaluate(() => window.__at);
-  assert.ok(at.numbers !== undefined && at.read !== undefined, `saw the numbers and a width read: ${JSON.stringify(at)}`);
-  assert.ok(at.read > at.numbers, `the first width read comes in a later frame than the first numbers: ${JSON.stringify(at)}`);
+  const seen = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    await lab.updateComplete;
+    // (a section off screen is not laid out, content-visibility: auto: its views are fitted when it is)
+    const views = [...lab.shadowRoot.querySelectorAll('.mv')].filter((v) => v.querySelector('.mv-cell') && v.checkVisibility({ contentVisibilityAuto: true }));
+    return { widthReads: window.__widthReads, views: views.length, unfitted: views.filter((v) => !v.dataset.fit).map((v) => v.dataset.matrix) };
+  });
+  assert.equal(seen.widthReads, 0, 'no matrix view read its width');
+  assert.ok(seen.views >= 10, `the page draws its matrix views: ${seen.views}`);
+  assert.deepEqual(seen.unfitted, [], 'every matrix view laid out is fitted to its room once updateComplete settles');
+  // a view of a section that was off screen is fitted once it is scrolled to
+  await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-matrix="causal attn_weights"]').scrollIntoView());
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-matrix="causal attn_weights"]').dataset.fit);
+  // an edit after the load: the views are fitted again by the edit's updateComplete (d_out = 16: narrow cells)
+  const after = await page.evaluate(async () => {
+    const lab = document.querySelector('attention-lab');
+    const root = lab.shadowRoot;
+    root.querySelector('details.editor').open = true;
+    const field = root.querySelector('[data-testid="d_out"]');
+    field.value = '16';
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+    await lab.updateComplete;
+    const queries = root.querySelector('[data-matrix="queries"]');
+    return { widthReads: window.__widthReads, cols: queries.querySelectorAll('tr:nth-child(1) .mv-cell').length, fit: queries.dataset.fit };
+  });
+  assert.equal(after.widthReads, 0, 'no width read after an edit either');
+  assert.equal(after.cols, 16);
+  assert.notEqual(after.fit, 'normal', `16 columns at 390 px do not fit at the normal size: ${after.fit}`);
   assert.deepEqual(problems, []);
 });

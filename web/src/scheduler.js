@@ -256,10 +256,20 @@ export function watchNear(onNear, onFar) {
   return { watch: (node) => observer.observe(node), stop: () => observer.disconnect() };
 }
 
+// A drawing view's work in the next frame (a view drawn before it was in the page, the fit after its
+// room's first report), which drawingSettled waits for.
+const viewFrames = new Set();
+function viewFrame(fn) {
+  let live = true;
+  const done = nextFrame().then(() => { if (live) drawReportingErrors(fn); }).finally(() => viewFrames.delete(done));
+  viewFrames.add(done);
+  return () => { live = false; };
+}
+
 // Resolves when no draw and no read waits any more (the page's updateComplete includes it).
 export async function drawingSettled() {
-  while (drawing || draining || framed) { await drawing; await draining; await framed; }
+  while (drawing || draining || framed || viewFrames.size) { await drawing; await draining; await framed; await Promise.all(viewFrames); }
 }
 
 // What the drawing views are given (views/index.js's useScheduler).
-export const viewScheduler = Object.freeze({ frame, drawWhenSeen: drawViewWhenSeen, measureThenWrite, oncePerFrame });
+export const viewScheduler = Object.freeze({ frame: viewFrame, drawWhenSeen: drawViewWhenSeen, measureThenWrite, oncePerFrame });

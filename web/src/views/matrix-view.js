@@ -256,8 +256,12 @@ export function matrixView(data, options = {}) {
   // after the writes would lay the view out, and the fit's writes would lay it out again.) A view that
   // grows with its container (a flex item with flex-grow) or sits in a grid (whose area is not its
   // parent) watches its own width, which then does not depend on its cells (the fit changes no width).
-  // Every view measures itself until the first report. A container whose width follows its views is
-  // still right a frame later.
+  // The fit waits for the observer's first report, which comes after a frame has laid the view out, so
+  // that a view's draw reads neither style nor layout (in the task that built a section, a read laid
+  // the whole section out: 60-170 ms throttled 4× for each slice of the load's draws). Which width is
+  // the room is decided at that report too, when reading styles costs nothing. Without a
+  // ResizeObserver a view measures itself (sched.measureThenWrite). A container whose width follows
+  // its views is still right a frame later.
   let room = 0, fontPx = 16, roomOf = null, roomParent = null, roomWatch = null;
   // The heads' font, read once they are styled: the labels are measured in it, in bold (a highlighted
   // head is bold, views.css), so that a label that fits stays whole when its row or column is outlined.
@@ -280,11 +284,15 @@ export function matrixView(data, options = {}) {
     roomParent = parent;
     room = 0;
     roomWatch?.disconnect();
-    roomWatch = null;
-    roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
+    roomOf = null;
     let queued = false;
-    roomWatch = new ResizeObserver((entries) => {
-      const width = entries[entries.length - 1].contentRect.width;
+    const watch = roomWatch = new ResizeObserver((entries) => {
+      if (!roomOf) {
+        roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
+        watch.unobserve(roomOf === root ? parent : root);
+      }
+      const reports = entries.filter((e) => e.target === roomOf);
+      const width = reports.length ? reports[reports.length - 1].contentRect.width : 0;
       if (!width || width === room) return;
       room = width;
       fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;   // after layout: no style or layout pass
@@ -292,7 +300,11 @@ export function matrixView(data, options = {}) {
       // the fit changes the layout: in the next frame, not inside the observer's delivery (see onResize)
       if (!queued) { queued = true; sched.frame(() => { queued = false; layout(); }); }
     });
-    roomWatch.observe(roomOf);
+    roomWatch.observe(parent);
+    roomWatch.observe(root);
+    // (the first report comes after the next frame's layout and fits in the frame after it: the page's
+    // updateComplete waits for the views' frames, sched.frame, and this one spans both)
+    sched.frame(() => sched.frame(() => {}));
   }
   // The width the cells get: the room, or less when they need less (.mv-body's width in views.css).
   const cellsWidth = () => Math.min(room, labelEm * fontPx + cols * CELL_MAX_EM * fontPx + (cols + 2) * 2);
@@ -302,7 +314,12 @@ export function matrixView(data, options = {}) {
   function layout() {
     // a view not yet in the page is fitted when it is: its room's first report comes after that layout
     if (!root.isConnected) return;
-    if (room && root.parentElement === roomParent && headFont) { fit(cellsWidth(), fontPx); return; }
+    if (roomWatch && root.parentElement === roomParent) {
+      if (!room) return;   // fitted at the room's first report
+      if (!headFont) readHeadFont();
+      fit(cellsWidth(), fontPx);
+      return;
+    }
     sched.measureThenWrite(() => { if (!headFont) readHeadFont(); return { width: root.clientWidth, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 }; },
       ({ width, fontPx }) => fit(width, fontPx), root);
   }
