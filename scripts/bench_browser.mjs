@@ -114,11 +114,19 @@ async function measureLoad(context, baseUrl, place) {
   await page.goto(new URL('warm-up-404', baseUrl).href);
   await page.addInitScript(observeLongTasks);
   await page.addInitScript(observeFirstNumber, FIRST_NUMBER);
+  // the main thread's time by kind (CDP Performance.getMetrics, in seconds): less disturbed by neighbours
+  // than wall-clock figures, so a change's before and after compare on a busy machine
+  await cdp.send('Performance.enable');
+  const metrics = async () => Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+  const before = await metrics();
   await page.goto(new URL('index.html', baseUrl).href, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__firstNumber > 0, null, { timeout: 120_000, polling: 200 });
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
   await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));   // the last entries arrive
+  const after = await metrics();
+  const ms = (name) => (after[name] - (before[name] || 0)) * 1000;
   const out = await page.evaluate(() => ({ firstNumber: window.__firstNumber, longTasks: window.__longTasks, longFrames: window.__longFrames }));
+  out.mainThread = { taskMs: ms('TaskDuration'), styleMs: ms('RecalcStyleDuration'), layoutMs: ms('LayoutDuration'), layouts: after.LayoutCount - (before.LayoutCount || 0) };
   await cdp.detach();
   await page.close();
   return out;
@@ -130,8 +138,10 @@ export async function measureLoads(context, baseUrl, place, loads) {
   for (let i = 0; i < loads; i++) runs.push(await measureLoad(context, baseUrl, place));
   const first = runs.map((r) => r.firstNumber).sort((a, b) => a - b);
   const maxOf = (key) => Math.max(0, ...runs.flatMap((r) => r[key].map((t) => t.ms)));
+  const median = (key) => runs.map((r) => r.mainThread[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
   return { place: place.name, loads, firstNumbers: runs.map((r) => r.firstNumber), firstNumberMedian: first[Math.floor(first.length / 2)],
-    longestTask: maxOf('longTasks'), longestFrame: maxOf('longFrames'), longTasks: runs.flatMap((r) => r.longTasks) };
+    longestTask: maxOf('longTasks'), longestFrame: maxOf('longFrames'), longTasks: runs.flatMap((r) => r.longTasks),
+    mainThread: { taskMs: median('taskMs'), styleMs: median('styleMs'), layoutMs: median('layoutMs'), layouts: median('layouts') } };
 }
 
 // The temperature slider at place (throttled there too): its updates, as measureSlider times them.
@@ -441,7 +451,9 @@ function markdown(bench, index, native, peer, targets, m) {
     + `the time from navigation start to the animation frame after a text node holding z(2)'s ${FIRST_NUMBER} first shows in the page (it is in §3.4, below the first screen at both sizes; `
     + 'a MutationObserver on the shadow root searches the nodes each change adds). '
     + Object.values(ld).map((l) => `${l.place}: ${l.firstNumbers.map((x) => f(x, 0)).join(', ')} ms (median ${f(l.firstNumberMedian, 0)}); `
-      + `longest task ${f(l.longestTask, 0)} ms, longest animation frame ${f(l.longestFrame, 0)} ms (\`long-animation-frame\`: a task plus the rendering it caused)`).join('. ') + '.',
+      + `longest task ${f(l.longestTask, 0)} ms, longest animation frame ${f(l.longestFrame, 0)} ms (\`long-animation-frame\`: a task plus the rendering it caused); `
+      + `main-thread time until every section shows its numbers (CDP \`Performance.getMetrics\`, median) ${f(l.mainThread.taskMs, 0)} ms, of which style ${f(l.mainThread.styleMs, 0)} ms `
+      + `and layout ${f(l.mainThread.layoutMs, 0)} ms in ${f(l.mainThread.layouts, 0)} layouts`).join('. ') + '.',
     `- Slider, ${PHONE.name}: the same updates as below, throttled after the page settled: p50 ${f(index.sliderPhone.p50, 2)} ms, p95 `
     + `${f(index.sliderPhone.p95, 2)} ms (the handler alone: p95 ${f(index.sliderPhone.handlerP95, 2)} ms), max ${f(index.sliderPhone.max, 2)} ms.`,
     `- Slider: on index.html, scrolled to the top of the window, ${s.updates} updates of \`temperature-slider\` (after 20 warm-up ones), one per animation frame, `
