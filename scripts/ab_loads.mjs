@@ -1,0 +1,46 @@
+// An alternated A/B of index.html's load for two builds of web/ (before and after a change), on one
+// machine in one run: A, B, B, A, ... one load at a time, each in a fresh tab (measureLoads of
+// bench_browser.mjs). Prints the medians: first number, main-thread time by kind (CDP
+// Performance.getMetrics, the figure neighbours disturb least), longest task, tasks over 50 ms.
+//   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--loads N]
+import path from 'node:path';
+import os from 'node:os';
+import { measureLoads, launchChromium, LAPTOP, PHONE } from './bench_browser.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name) => { const i = args.indexOf(name); return i < 0 ? null : args.splice(i, 2)[1]; };
+const laptop = args.includes('--laptop') ? args.splice(args.indexOf('--laptop'), 1) && true : false;
+const loads = Number(flag('--loads') || 6);
+const [rootA, rootB = 'build/web'] = args;
+if (!rootA || !Number.isInteger(loads) || loads < 1) {
+  console.error('usage: node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--loads N (default 6)]');
+  process.exit(2);
+}
+const { serve } = await import(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../web/serve.mjs'));
+const urls = {};
+for (const [name, root] of [['A', rootA], ['B', rootB]]) {
+  const server = await serve(path.resolve(root), 0);
+  urls[name] = `http://127.0.0.1:${server.address().port}/`;
+}
+const place = laptop ? LAPTOP : PHONE;
+const browser = await launchChromium();
+const runs = { A: [], B: [] };
+try {
+  for (let i = 0; i < loads; i++) {
+    for (const name of i % 2 ? ['B', 'A'] : ['A', 'B']) {
+      const m = await measureLoads(browser.context, urls[name], place, 1);
+      runs[name].push({ first: m.firstNumberMedian, ...m.mainThread, longest: m.longestTask, over50: m.longTasks.length });
+    }
+  }
+} finally {
+  await browser.close();
+}
+const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+console.log(`${place.name}, ${loads} loads each, alternated; ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log('| median | A | B | B / A |\n| --- | ---: | ---: | ---: |');
+for (const [key, label] of [['first', 'first number (ms)'], ['taskMs', 'main-thread time (ms)'], ['styleMs', 'style (ms)'], ['layoutMs', 'layout (ms)'],
+  ['layouts', 'layouts'], ['longest', 'longest task (ms)'], ['over50', 'tasks over 50 ms']]) {
+  const a = median(runs.A.map((r) => r[key])), b = median(runs.B.map((r) => r[key]));
+  console.log(`| ${label} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${a ? (b / a).toFixed(2) : '—'} |`);
+}
+process.exit(0);
