@@ -52,30 +52,14 @@ export async function sliced(kind, step) {
 // page out again, once per view; every job queued in one synchronous pass (an update of every section)
 // instead reads in a row, one layout for the lot, and then writes. Runs before the pass's promise
 // settles for anyone awaiting it. node: what the job measures (the latest job per node counts).
-// While an element's first pass runs (holdUnseenDraws), the reads wait for the next frame and run in a
-// task after it: a read in the task that built or updated a section laid the whole section out there
-// (65-90 ms throttled 4× for §3.4.1 at load), while the frame lays out what is on screen only.
-// How many elements run their first pass (element.js); while any does, views' reads and draws wait
-// for a frame (measureThenWrite, drawViewWhenSeen below).
-let heldUnseen = 0;
-export function holdUnseenDraws(hold) { heldUnseen += hold ? 1 : -1; }
+// (The matrix views read no layout where a ResizeObserver tells their width, every browser the suite
+// runs: views/matrix-view.js. This is their fallback.)
 let pending = null;
 export function measureThenWrite(read, write, node) {
   const region = node && skippedRegionOf(node);
   if (region) { later(region, node, { read, write }); return; }
-  if (heldUnseen) { afterFrame(read, write); return; }
   if (!pending) { pending = []; queueMicrotask(() => { const jobs = pending; pending = null; run(jobs); }); }
   pending.push({ read, write });
-}
-let framed = null, framedJobs = [];
-function afterFrame(read, write) {
-  framedJobs.push({ read, write });
-  framed ||= nextFrame().then(nextTask).then(() => {
-    const jobs = framedJobs;
-    framedJobs = [];
-    framed = null;
-    try { run(jobs); } catch (e) { console.error(e); }   // a bug, reported: updateComplete still settles
-  });
 }
 function run(jobs) {
   const seen = jobs.map((job) => job.read());
@@ -177,6 +161,9 @@ export function oncePerFrame(key, read) {
 // on screen for the observer's first report, the others a few ms per task, so that no task at load draws
 // a whole section's views (they were most of the load's long tasks). Text (dom.js's patches) is cheap
 // and draws as before, so the first numbers come with their section's first update.
+// How many elements run their first pass (element.js); while any does, the views' draws wait as above.
+let heldUnseen = 0;
+export function holdUnseenDraws(hold) { heldUnseen += hold ? 1 : -1; }
 const onScreen = new WeakMap();   // node -> on screen, as the observer last reported (absent: not known)
 const waiting = new Map();    // node -> its latest draw, in the order they were first queued
 let screenWatch = null, drawing = null;
@@ -268,7 +255,7 @@ function viewFrame(fn) {
 
 // Resolves when no draw and no read waits any more (the page's updateComplete includes it).
 export async function drawingSettled() {
-  while (drawing || draining || framed || viewFrames.size) { await drawing; await draining; await framed; await Promise.all(viewFrames); }
+  while (drawing || draining || viewFrames.size) { await drawing; await draining; await Promise.all(viewFrames); }
 }
 
 // What the drawing views are given (views/index.js's useScheduler).
