@@ -5,23 +5,18 @@
 //   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--loads N]
 import path from 'node:path';
 import os from 'node:os';
-import { measureLoads, launchChromium, LAPTOP, PHONE } from './bench_browser.mjs';
+import { measureLoads, median, serveWeb, launchChromium, LAPTOP, PHONE } from './bench_browser.mjs';
 
 const args = process.argv.slice(2);
-const flag = (name) => { const i = args.indexOf(name); return i < 0 ? null : args.splice(i, 2)[1]; };
-const laptop = args.includes('--laptop') ? args.splice(args.indexOf('--laptop'), 1) && true : false;
-const loads = Number(flag('--loads') || 6);
-const [rootA, rootB = 'build/web'] = args;
+const laptop = args.includes('--laptop');
+const at = args.indexOf('--loads');
+const loads = at < 0 ? 6 : Number(args[at + 1]);
+const [rootA, rootB = 'build/web'] = args.filter((a, i) => !a.startsWith('--') && !(at >= 0 && i === at + 1));
 if (!rootA || !Number.isInteger(loads) || loads < 1) {
   console.error('usage: node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--loads N (default 6)]');
   process.exit(2);
 }
-const { serve } = await import(path.resolve(path.dirname(new URL(import.meta.url).pathname), '../web/serve.mjs'));
-const urls = {};
-for (const [name, root] of [['A', rootA], ['B', rootB]]) {
-  const server = await serve(path.resolve(root), 0);
-  urls[name] = `http://127.0.0.1:${server.address().port}/`;
-}
+const urls = { A: (await serveWeb(path.resolve(rootA))).url, B: (await serveWeb(path.resolve(rootB))).url };
 const place = laptop ? LAPTOP : PHONE;
 const browser = await launchChromium();
 const runs = { A: [], B: [] };
@@ -35,7 +30,6 @@ try {
 } finally {
   await browser.close();
 }
-const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
 console.log(`${place.name}, ${loads} loads each, alternated; ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('| median | A | B | B / A |\n| --- | ---: | ---: | ---: |');
 for (const [key, label] of [['first', 'first number (ms)'], ['taskMs', 'main-thread time (ms)'], ['styleMs', 'style (ms)'], ['layoutMs', 'layout (ms)'],

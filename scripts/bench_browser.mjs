@@ -25,9 +25,9 @@ const FIRST_NUMBER = '0.3061';   // z(2)'s first entry, the book's (issue 25's "
 
 // The same server and browser as the browser tests: web/serve.mjs, and the system Chromium in a fresh
 // temporary profile through tests/browser/helpers.js (never a downloaded browser).
-export async function serveWeb() {
+export async function serveWeb(root = WEB) {
   const { serve } = await import(path.join(ROOT, 'web/serve.mjs'));
-  const server = await serve(WEB, 0);
+  const server = await serve(root, 0);
   return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
 }
 export const launchChromium = () => createRequire(import.meta.url)(path.join(ROOT, 'tests/browser/helpers.js')).launch();
@@ -132,16 +132,19 @@ async function measureLoad(context, baseUrl, place) {
   return out;
 }
 
-// loads fresh tabs at one place: the median first number, and the longest task and frame of any load
+// The median of a list of numbers (the upper one of an even count).
+export const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 2)];
+
+// loads fresh tabs at one place: the median first number and main-thread times, and the longest task
+// and frame of any load
 export async function measureLoads(context, baseUrl, place, loads) {
   const runs = [];
   for (let i = 0; i < loads; i++) runs.push(await measureLoad(context, baseUrl, place));
-  const first = runs.map((r) => r.firstNumber).sort((a, b) => a - b);
   const maxOf = (key) => Math.max(0, ...runs.flatMap((r) => r[key].map((t) => t.ms)));
-  const median = (key) => runs.map((r) => r.mainThread[key]).sort((a, b) => a - b)[Math.floor(runs.length / 2)];
-  return { place: place.name, loads, firstNumbers: runs.map((r) => r.firstNumber), firstNumberMedian: first[Math.floor(first.length / 2)],
+  const mainThread = (key) => median(runs.map((r) => r.mainThread[key]));
+  return { place: place.name, loads, firstNumbers: runs.map((r) => r.firstNumber), firstNumberMedian: median(runs.map((r) => r.firstNumber)),
     longestTask: maxOf('longTasks'), longestFrame: maxOf('longFrames'), longTasks: runs.flatMap((r) => r.longTasks),
-    mainThread: { taskMs: median('taskMs'), styleMs: median('styleMs'), layoutMs: median('layoutMs'), layouts: median('layouts') } };
+    mainThread: { taskMs: mainThread('taskMs'), styleMs: mainThread('styleMs'), layoutMs: mainThread('layoutMs'), layouts: mainThread('layouts') } };
 }
 
 // The temperature slider at place (throttled there too): its updates, as measureSlider times them.
