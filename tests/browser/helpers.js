@@ -132,21 +132,24 @@ function nativeContext(T) {
   return nativeEval({ op: 'matmul', a: [w], b: rowsOf(values) }).values;
 }
 
-// Every section of the page laid out once, top to bottom, then back to the top, so content-visibility:
+// Every section of the page, and every part of one, laid out once, top to bottom, then back to the top, so content-visibility:
 // auto knows each one's real height. Before axe: otherwise the page shifts while axe scrolls from element
 // to element (a section coming into view grows from its 1500 px placeholder), and axe reads the colour
 // behind a text at coordinates another section's button has moved into (seen with the train section's
 // labels and §3.6's Run button).
 async function layOutEverySection(page) {
   await page.evaluate(async () => {
-    for (const lab of document.querySelectorAll('attention-lab')) {
-      for (const s of lab.shadowRoot.querySelectorAll('.section')) {
-        s.scrollIntoView();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      }
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const task = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = r; ch.port2.postMessage(0); });
+    // the page a screen at a time (a section's parts are laid out as they come near, too); the height
+    // is read again at each step, as laid-out parts grow or shrink
+    for (let y = 0; y < document.documentElement.scrollHeight; y += Math.round(innerHeight * 0.75)) {
+      window.scrollTo(0, y);
+      await frames();
     }
     window.scrollTo(0, 0);
     await Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete));
+    await frames(); await task(); await task();   // the reads that waited for a part to be shown
   });
 }
 

@@ -39,7 +39,11 @@ test('the host page\'s inherited text styles do not reach the widget', async () 
   await page.goto(`${server.url}host-css.html`);
   await waitForLab(page);
   const out = page.locator('[data-cell="3.4.1/query_2"]');
-  assert.match(await out.evaluate((el) => el.innerText), /^tensor\(\[/);   // innerText applies text-transform
+  // innerText applies text-transform; it is empty while content-visibility: auto skips the code's part,
+  // so the part is brought on screen first and laid out in the frames after
+  await out.scrollIntoViewIfNeeded();
+  await out.evaluate((el) => new Promise((resolve) => { const check = () => (el.innerText ? resolve() : requestAnimationFrame(check)); check(); }));
+  assert.match(await out.evaluate((el) => el.innerText), /^tensor\(\[/);
   const style = await out.evaluate((el) => { const s = getComputedStyle(el); return [s.textTransform, s.letterSpacing, s.wordSpacing, s.fontStyle]; });
   assert.deepEqual(style, ['none', 'normal', '0px', 'normal']);
   const heading = page.locator('attention-lab h2');

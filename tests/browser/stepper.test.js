@@ -237,8 +237,12 @@ test('hover highlights look unlike the step’s outlines; the full value’s too
       await cell.hover();
       const tip = await cell.evaluate((td) => {
         const t = td.closest('.mv').querySelector('.mv-tip');
-        const r = t.getBoundingClientRect(), sec = td.closest('[data-section]').getBoundingClientRect();
-        return { text: t.textContent, whole: t.scrollWidth <= t.clientWidth + 1, widths: `${t.scrollWidth} > ${t.clientWidth}`, left: r.left, right: r.right, top: r.top, inside: r.left >= sec.left && r.right <= sec.right };
+        // inside the box that clips it: the part of the section it is in (content-visibility: auto)
+        let clip = td;
+        while (getComputedStyle(clip).contentVisibility !== 'auto') clip = clip.parentElement;
+        const r = t.getBoundingClientRect(), box = clip.getBoundingClientRect();
+        return { text: t.textContent, whole: t.scrollWidth <= t.clientWidth + 1, widths: `${t.scrollWidth} > ${t.clientWidth}`, left: r.left, right: r.right, top: r.top,
+          inside: r.left >= box.left && r.right <= box.right && r.top >= box.top && r.bottom <= box.bottom };
       });
       assert.ok(tip.whole, `${pass} at ${viewport.width} px: the tooltip's text is cut (${tip.widths}): ${tip.text}`);
       assert.ok(tip.left >= 0 && tip.right <= viewport.width && tip.top >= 0 && tip.inside, `${pass}: the tooltip ${tip.left}–${tip.right} is off screen at ${viewport.width} px`);

@@ -248,17 +248,33 @@ test('at load the first numbers come before the views off screen are drawn, and 
   assert.deepEqual(problems, []);
 });
 
-test('at load no off-screen section is laid out to learn what scrolls sideways, nor a number formatted by Intl; shown, wide code becomes a Tab stop', async () => {
+test('at load no off-screen section is laid out to learn what scrolls sideways, a skipped part of one only in a task of its own, nor a number formatted by Intl; shown, wide code becomes a Tab stop', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });
   // Every sideways-scroll check (a scrollWidth read of a code block, a formula or a table: common.js's
   // keyboardScroll), and whether the box read was in a section content-visibility: auto was skipping
-  // (such a read lays the whole section out: ~50 ms each with the CPU throttled 4×).
+  // (such a read lays the whole section out: ~50 ms each with the CPU throttled 4×), or in a part of a
+  // section shown that it skips (element.css): such reads lay that part out, so each part's come in a
+  // task of their own. A region skips its contents when its first shown child is not visible.
   await page.addInitScript(() => {
     window.__skippedReads = [];
+    window.__partsPerTask = [];   // the skipped parts read in each task that read any
+    let task = null;
+    const skipping = (region) => {
+      const child = [...region.children].find((c) => getComputedStyle(c).display !== 'none');
+      return Boolean(child) && region.checkVisibility() && !child.checkVisibility({ contentVisibilityAuto: true });
+    };
     const get = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollWidth').get;
     Object.defineProperty(Element.prototype, 'scrollWidth', { configurable: true, get() {
-      if (this.matches('pre, .math.display, .scroll') && this.closest('.section')?.querySelector('h2').checkVisibility({ contentVisibilityAuto: true }) === false) window.__skippedReads.push(this.closest('.section')?.dataset.section);
+      if (this.matches('pre, .math.display, .scroll')) {
+        const section = this.closest('.section');
+        if (section?.querySelector('h2').checkVisibility({ contentVisibilityAuto: true }) === false) window.__skippedReads.push(section.dataset.section);
+        const part = this.closest('.section-body > *');
+        if (part && getComputedStyle(part).contentVisibility === 'auto' && skipping(part)) {
+          if (!task) { task = new Set(); window.__partsPerTask.push(task); queueMicrotask(() => { task = null; }); }
+          task.add(part);
+        }
+      }
       return get.call(this);
     } });
     // and no number formatted through Intl (its first call loads the locale's data: 50-75 ms throttled)
@@ -272,11 +288,14 @@ test('at load no off-screen section is laid out to learn what scrolls sideways, 
   await waitForLab(page);
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
   assert.deepEqual(await page.evaluate(() => window.__skippedReads), []);
+  const partsPerTask = await page.evaluate(() => window.__partsPerTask.map((parts) => parts.size));
+  assert.ok(partsPerTask.length > 0 && partsPerTask.every((n) => n === 1), `skipped parts read per task: ${partsPerTask.join(', ')}`);
   assert.equal(await page.evaluate(() => window.__intlCalls), 0);
   // Exercise 3.3's answer is still grouped as en-US writes it
   await page.locator('attention-lab [data-testid="exercise-3.3"] [data-testid=predict-skip]').click();
   await page.locator('attention-lab [data-testid="exercise-3.3"]').filter({ hasText: 'The answer: 2,360,064.' }).waitFor();
-  // the last section's code scrolls sideways at 390 px: once it is on screen, it is a Tab stop
+  // the last section's code scrolls sideways at 390 px: once the section is on screen, it is a Tab stop
+  // (its parts off screen are read a part per task)
   const last = await page.evaluate(async () => {
     const sections = [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')];
     const section = sections[sections.length - 1];

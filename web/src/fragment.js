@@ -2,6 +2,7 @@
 // where the browser's own fragment scrolling cannot reach, so the element reads the fragment itself
 // (at load and on hashchange) and scrolls to the section, focusing it for keyboard and screen readers.
 import { sectionById } from './sections/registry.js';
+import { scrollIntoViewSettled } from './scheduler.js';
 
 // The section a fragment names ("#step-by-step" or "#al-step-by-step"), or null.
 export function sectionOfHash(hash) {
@@ -18,7 +19,7 @@ export function followFragment(root) {
     const id = sectionOfHash(location.hash);
     const target = id && root.getElementById(`al-${id}`);
     if (!target) return false;
-    target.scrollIntoView({ block: 'start' });
+    scrollIntoViewSettled(target, 'start');
     target.focus({ preventScroll: true });
     return true;
   };

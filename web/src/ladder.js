@@ -3,6 +3,7 @@
 // cannot reach into it).
 import { h } from './dom.js';
 import { RUNGS } from './sections/registry.js';
+import { scrollIntoViewSettled } from './scheduler.js';
 
 export function ladder(root) {
   const list = h('ol', { class: 'ladder' }, RUNGS.map(({ id, rung }) => {
@@ -11,7 +12,7 @@ export function ladder(root) {
       const target = root.getElementById(`al-${id}`);
       if (!target) return;
       e.preventDefault();
-      target.scrollIntoView({ block: 'start' });
+      scrollIntoViewSettled(target, 'start');
       target.focus({ preventScroll: true });
     });
     return h('li', { class: rung.current ? 'current' : null }, link, h('span', { class: 'rung-note', text: ` ${rung.note}` }));

@@ -70,12 +70,15 @@ function run(jobs) {
 // read inside it lays it out. So its reads wait: for the browser to render it again (its
 // contentvisibilityautostatechange event), or for a task of their own after the frame, one region per
 // task, so an edit's frame lays out only what is on screen. In a browser without the event, nothing
-// waits.
+// waits. The regions are the page's sections (skipWhileOffScreen).
 const skipped = new Set();
+const sections = new WeakSet();
 const deferred = new Map();   // region -> Map(node -> latest job)
 let draining = null;
 export function skipWhileOffScreen(region) {
+  sections.add(region);
   region.addEventListener('contentvisibilityautostatechange', (e) => {
+    if (e.target !== region) return;   // (a part's, element.css: see skippedPartOf)
     if (e.skipped) { skipped.add(region); return; }
     skipped.delete(region);
     const jobs = deferred.get(region);
@@ -83,13 +86,26 @@ export function skipWhileOffScreen(region) {
     if (jobs) for (const [node, job] of jobs) measureThenWrite(job.read, job.write, node);
     const shown = untilShown.get(region);
     untilShown.delete(region);
-    if (shown) for (const [node, job] of shown) later(node, node, { ...job, shown: true });
+    if (shown) for (const [node, job] of shown) readAfterFrame(node, job);
   });
 }
 function skippedRegionOf(node) {
   if (!skipped.size) return null;
   for (let n = node; n; n = n.parentNode) if (skipped.has(n)) return n;
   for (const region of skipped) if (!region.isConnected) skipped.delete(region);   // a rebuilt element's old sections
+  return null;
+}
+// A section's parts have content-visibility: auto too (element.css), so in a section on screen the
+// browser lays out only the parts near the screen, and a section's first layout is not one long task.
+// A read inside another part lays that part out: it runs in a task of its own, one part per task.
+// The part of node's section that the browser skips now, or null. (Asks for clean style: called in a
+// batch of reads.)
+function skippedPartOf(node) {
+  for (let n = node; n && !sections.has(n); n = n.parentNode) {
+    if (n.nodeType !== Node.ELEMENT_NODE || typeof n.checkVisibility !== 'function' || getComputedStyle(n).contentVisibility !== 'auto') continue;
+    const child = [...n.children].find((c) => getComputedStyle(c).display !== 'none');   // skipped: its content is not visible
+    if (child && !child.checkVisibility({ contentVisibilityAuto: true }) && n.checkVisibility()) return n;
+  }
   return null;
 }
 function later(region, node, job) {
@@ -104,8 +120,14 @@ function later(region, node, job) {
       const [region, jobs] = next.value;
       deferred.delete(region);
       if (!region.isConnected) { skipped.delete(region); continue; }
-      const now = [...jobs].filter(([node, job]) => !(job.untilShown && !job.shown && parkUntilShown(node, job)));
-      run(now.map(([, job]) => job));
+      const now = [];
+      for (const [node, job] of jobs) {
+        if (job.untilShown && parkUntilShown(node, job)) continue;
+        const part = job.untilShown ? skippedPartOf(node) : null;
+        if (part && part !== region) later(part, node, job);
+        else now.push(job);
+      }
+      run(now);
     }
     draining = null;
   })();
@@ -117,8 +139,11 @@ function later(region, node, job) {
 const untilShown = new Map();   // skipped region -> Map(node -> latest job)
 export function measureAfterFrame(read, write, node) {
   const job = { read, write, untilShown: true };
-  if (!parkUntilShown(node, job)) later(node, node, job);
+  if (!parkUntilShown(node, job)) readAfterFrame(node, job);
 }
+// (every such read of a page in one task: the frame laid them all out, so together they cost one layout
+// at most, where a task each would lay the page out again after each one's writes)
+const readAfterFrame = (node, job) => later(node.getRootNode(), node, job);
 function parkUntilShown(node, job) {
   const region = skippedRegionOf(node);
   if (!region) return false;
@@ -230,6 +255,32 @@ function drawReportingErrors(draw) {
 // The draws waiting inside container are dropped (it was just redrawn whole).
 export function dropDraws(container) {
   for (const n of waiting.keys()) if (container.contains(n)) waiting.delete(n);
+}
+
+// node.scrollIntoView({ block }), kept in place while what is above it is laid out for the first time:
+// a part of a section with content-visibility: auto (element.css) has an estimated height until it has
+// been near the screen once, so the scroll that brings it near can move the target (the browser lays a
+// part out a frame or two after the one that brought it near). Scrolled again in the frames after,
+// until the target holds still for six frames (at most 60 frames), or the learner scrolls, types or
+// touches.
+export function scrollIntoViewSettled(node, block = 'start') {
+  node.scrollIntoView({ block });
+  if (!framesRun()) return;
+  let stop = false, still = 0, frames = 0, top = node.getBoundingClientRect().top;
+  const learner = () => { stop = true; };
+  const INPUTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  for (const type of INPUTS) addEventListener(type, learner, { capture: true, passive: true, once: true });
+  const check = () => {
+    if (!stop && node.isConnected && frames++ < 60) {
+      node.scrollIntoView({ block });
+      const now = node.getBoundingClientRect().top;
+      still = Math.abs(now - top) < 1 ? still + 1 : 0;
+      top = now;
+      if (still < 6) { requestAnimationFrame(check); return; }
+    }
+    for (const type of INPUTS) removeEventListener(type, learner, { capture: true });
+  };
+  requestAnimationFrame(check);
 }
 
 // Which nodes are on the screen or within one screen of it: onNear(node) when a watched node comes

@@ -5,6 +5,7 @@
 import { h, uid, morph, place, setText } from '../dom.js';
 import { renderMath } from '../math.js';
 import { setAttr } from '../views/nodes.js';
+import { scrollIntoViewSettled } from '../scheduler.js';
 
 // Attribute changes only where they differ: an update that changes nothing touches no node.
 const toggleAttr = (el, name, on) => { if (el.hasAttribute(name) !== on) el.toggleAttribute(name, on); };
@@ -146,7 +147,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     hold(why) {
       if (!el) return;
       error.textContent = why; error.hidden = false;
-      el.scrollIntoView({ block: 'center' });
+      scrollIntoViewSettled(el, 'center');
       (input || options.querySelector('button'))?.focus({ preventScroll: true });
     },
     // the question's words, when they quote numbers of the inputs (only a change is written)

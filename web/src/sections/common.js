@@ -76,15 +76,25 @@ export function keyboardScroll(body) {
   const candidates = [...body.querySelectorAll(SCROLLERS)].filter((el) => !el.closest('.mv'));   // the views' prints are Tab stops of their own
   for (const el of candidates) if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
   if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
-  measureAfterFrame(() => candidates.map((el) => el.scrollWidth > el.clientWidth + 1), (scrolls) => {
-    candidates.forEach((el, i) => {
-      if (scrolls[i] && el.getAttribute('tabindex') !== '0') {
-        el.setAttribute('tabindex', '0');
-        el.setAttribute('data-scrolls', '');
-      } else if (!scrolls[i] && el.hasAttribute('data-scrolls')) {
-        el.removeAttribute('tabindex');
-        el.removeAttribute('data-scrolls');
-      }
-    });
-  }, body);
+  // read per part of a section: a part off screen is not laid out (element.css gives most parts
+  // content-visibility: auto), and its read waits until it is shown (scheduler.js)
+  const parts = new Map();   // part (or body, outside any) -> its candidates
+  for (const el of candidates) {
+    const part = el.closest('.section-body > *') || body;
+    if (!parts.has(part)) parts.set(part, []);
+    parts.get(part).push(el);
+  }
+  for (const [part, els] of parts) {
+    measureAfterFrame(() => els.map((el) => el.scrollWidth > el.clientWidth + 1), (scrolls) => {
+      els.forEach((el, i) => {
+        if (scrolls[i] && el.getAttribute('tabindex') !== '0') {
+          el.setAttribute('tabindex', '0');
+          el.setAttribute('data-scrolls', '');
+        } else if (!scrolls[i] && el.hasAttribute('data-scrolls')) {
+          el.removeAttribute('tabindex');
+          el.removeAttribute('data-scrolls');
+        }
+      });
+    }, part);
+  }
 }

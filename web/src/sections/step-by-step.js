@@ -7,7 +7,7 @@
 import { h, para, codeCell, fixed4, place } from '../dom.js';
 import { tex } from '../math.js';
 import { BOOK_D_OUT, seedFor } from '../inputs.js';
-import { frame } from '../scheduler.js';
+import { frame, scrollIntoViewSettled } from '../scheduler.js';
 import { sectionFrame, inputsPython, show } from './common.js';
 import { placeNote } from './order.js';
 import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
@@ -215,7 +215,7 @@ function build(ctx) {
     if (!link) return;
     e.preventDefault();
     const target = views[link.dataset.drawing];
-    target.el.scrollIntoView({ block: 'center' });
+    scrollIntoViewSettled(target.el, 'center');
     target.focusCell(0, 0);
   });
 

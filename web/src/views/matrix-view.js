@@ -48,6 +48,13 @@ function gridShape(shape) {
 
 const cellEvent = (type, detail) => new CustomEvent(type, { bubbles: true, detail });
 
+// The box of node or its nearest ancestor that clips what node paints to its edges (content-visibility:
+// auto: the page gives it to each section and most parts of one), or null. Read when a tooltip shows.
+function clipBoxOf(node) {
+  for (let n = node; n; n = n.parentElement) if (getComputedStyle(n).contentVisibility === 'auto') return n.getBoundingClientRect();
+  return null;
+}
+
 // matrixView(data, options) -> {el, update(data), highlight(spec, {linked}?), clearHighlight(), reveal(spec),
 //   cell(r, c), focusCell(r, c)}
 //   data:    {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
@@ -377,19 +384,18 @@ export function matrixView(data, options = {}) {
     const where = `${name}[${rowLabels[row]}, ${colLabels[col]}]`;
     setText(tipText, cell.pending ? `${where}: not computed yet` : `${where} = ${cell.masked ? `0 (${cell.masked})` : cell.valueText}`);
     tip.hidden = false;
-    const section = root.closest('[data-section]');
-    const bounds = section ? section.getBoundingClientRect() : { left: 0, right: innerWidth };
+    const bounds = clipBoxOf(root) || { left: 0, right: innerWidth, top: 0 };
     const minLeft = Math.max(0, bounds.left) + 2, maxRight = Math.min(innerWidth, bounds.right) - 2;
     tip.style.maxWidth = `${Math.max(120, maxRight - minLeft)}px`;   // wraps rather than being cut
-    // centred over the cell, then moved so that all of it is on screen and inside the section (which
-    // may clip: content-visibility); below the cell when above it would be off screen or under a sticky head
+    // centred over the cell, then moved so that all of it is on screen and inside the box that clips
+    // it; below the cell when above it would be off screen, clipped or under a sticky head
     const x = cell.td.offsetLeft + cell.td.offsetWidth / 2;
     const w = tip.offsetWidth, h = tip.offsetHeight;
     const bodyBox = body.getBoundingClientRect(), cellBox = cell.td.getBoundingClientRect();
     const left = Math.max(minLeft, Math.min(maxRight - w, bodyBox.left + x - w / 2));
     tip.style.left = `${left - bodyBox.left}px`;
     const sticky = root.closest('.stepper')?.querySelector('.stepper-head');
-    const ceiling = Math.max(0, sticky && !sticky.contains(root) ? sticky.getBoundingClientRect().bottom : 0);
+    const ceiling = Math.max(0, bounds.top, sticky && !sticky.contains(root) ? sticky.getBoundingClientRect().bottom : 0);
     const above = cellBox.top - h - 4 >= ceiling;
     tip.style.top = `${above ? cell.td.offsetTop - h - 4 : cell.td.offsetTop + cell.td.offsetHeight + 4}px`;
   }
