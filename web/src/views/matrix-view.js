@@ -292,20 +292,31 @@ export function matrixView(data, options = {}) {
     room = 0;
     roomWatch?.disconnect();
     roomOf = null;
+    // The observer only notes the widths; the rest waits for the next frame: a style read or a fit inside
+    // the observer's delivery can change the layout there (a part of the page that content-visibility
+    // starts to lay out), which WebKit reports as "ResizeObserver loop completed with undelivered
+    // notifications" (see onResize in nodes.js).
     let queued = false;
+    const widths = new Map();   // parent and root -> their latest reported width
     const watch = roomWatch = new ResizeObserver((entries) => {
-      if (!roomOf) {
-        roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
-        watch.unobserve(roomOf === root ? parent : root);
-      }
-      const reports = entries.filter((e) => e.target === roomOf);
-      const width = reports.length ? reports[reports.length - 1].contentRect.width : 0;
-      if (!width || width === room) return;
-      room = width;
-      fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;   // after layout: no style or layout pass
-      if (!headFont) readHeadFont();
-      // the fit changes the layout: in the next frame, not inside the observer's delivery (see onResize)
-      if (!queued) { queued = true; sched.frame(() => { queued = false; layout(); }); }
+      for (const e of entries) widths.set(e.target, e.contentRect.width);
+      if (queued) return;
+      queued = true;
+      sched.frame(() => {
+        queued = false;
+        if (roomWatch !== watch) return;   // moved to another container since
+        if (!roomOf) {
+          roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
+          watch.unobserve(roomOf === root ? parent : root);
+        }
+        const width = widths.get(roomOf) || 0;
+        widths.clear();
+        if (!width || width === room) return;
+        room = width;
+        fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;
+        if (!headFont) readHeadFont();
+        layout();
+      });
     });
     roomWatch.observe(parent);
     roomWatch.observe(root);
