@@ -77,7 +77,7 @@ export function keyboardScroll(body) {
   for (const el of candidates) if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
   if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
   // read per part of a section: a part off screen is not laid out (element.css gives most parts
-  // content-visibility: auto), and its read waits until it is shown (scheduler.js)
+  // content-visibility: auto), and a read inside it lays it out, in a task of its own (scheduler.js)
   const parts = new Map();   // part (or body, outside any) -> its candidates
   for (const el of candidates) {
     const part = el.closest('.section-body > *') || body;
