@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
-const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf } = require('./helpers');
+const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -343,7 +343,7 @@ test('screenshots of the batched section and the plane at 1280 and 390 px', asyn
       return { x: 0, y: top, width: innerWidth, height: bottom - top };
     });
     await settle(page);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `causal-colour-${width}.png`), fullPage: true, clip: box });
+    await shootWholePage(page, path.join(SCREENSHOTS, `causal-colour-${width}.png`), box);
   }
   assert.deepEqual(problems, []);
 });

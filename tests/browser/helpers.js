@@ -82,6 +82,26 @@ function settle(page) {
   return page.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete)));
 }
 
+// A screenshot of the whole page (or of clip, in page coordinates). The window is first made as tall as
+// the page, so every part of every section is on screen and drawn (content-visibility: auto skips what is
+// off screen, and a full-page capture does not wait for the browser to draw it), then put back.
+async function shootWholePage(page, file, clip) {
+  const size = page.viewportSize();
+  const scrollY = await page.evaluate(() => scrollY);
+  // (again while the parts laid out for the first time make the page taller)
+  for (let height = 0, tries = 0; tries < 5; tries++) {
+    const now = await page.evaluate(() => document.documentElement.scrollHeight);
+    if (now <= height) break;
+    height = now;
+    await page.setViewportSize({ width: size.width, height });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await settle(page);
+  }
+  await page.screenshot({ path: file, fullPage: true, ...(clip ? { clip } : {}) });
+  await page.setViewportSize(size);
+  await page.evaluate((y) => scrollTo(0, y), scrollY);
+}
+
 // In the page: the shown text of every [data-cell] output, by cell id, through every shadow root.
 function collectCells() {
   const out = {};
@@ -178,4 +198,4 @@ function drawnCellsInPage(selector) {
   });
 }
 
-module.exports = { drawnCellsInPage, letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+module.exports = { shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
+const { WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, shownCells, shootWholePage } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -38,7 +38,7 @@ test('desktop: every printed tensor equals the golden chapter, SIMD engine, no e
   assert.ok(await tip.isVisible(), 'focusing a cell shows its full value');
   assert.match(await tip.textContent(), new RegExp(`= ${full.replace('.', '\\.')}$`));
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'desktop-1280.png'), fullPage: true });
+  await shootWholePage(page, path.join(SCREENSHOTS, 'desktop-1280.png'));
   assert.deepEqual(problems, []);
 });
 
@@ -119,7 +119,7 @@ test('phone, 390 px: no horizontal scrolling, no equation or table wider than th
   });
   assert.deepEqual(wide, []);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SCREENSHOTS, 'phone-390.png'), fullPage: true });
+  await shootWholePage(page, path.join(SCREENSHOTS, 'phone-390.png'));
   await page.locator('[data-section=temperature]').scrollIntoViewIfNeeded();
   // two frames: a section that was skipped (content-visibility: auto) is painted in the frame after it comes near
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
