@@ -169,7 +169,7 @@ async function layOutEverySection(page) {
     }
     window.scrollTo(0, 0);
     await Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete));
-    await frames(); await task(); await task();   // the reads that waited for a part to be shown
+    await frames(); await task(); await task();   // the sideways-scroll reads the last parts laid out set off
   });
 }
 

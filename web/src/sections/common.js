@@ -76,25 +76,18 @@ export function keyboardScroll(body) {
   const candidates = [...body.querySelectorAll(SCROLLERS)].filter((el) => !el.closest('.mv'));   // the views' prints are Tab stops of their own
   for (const el of candidates) if (observer && !watched.has(el)) { watched.add(el); observer.observe(el); }   // e.g. math rendered later
   if (observer && !watched.has(body)) { watched.add(body); observer.observe(body); }
-  // read per part of a section: a part off screen is not laid out (element.css gives most parts
-  // content-visibility: auto), and a read inside it lays it out, in a task of its own (scheduler.js)
-  const parts = new Map();   // part (or body, outside any) -> its candidates
+  // one read per box: one inside a part of the section that is not laid out (element.css gives most
+  // parts content-visibility: auto) lays that part out, so scheduler.js runs it with the others of its
+  // part, in a task of their own
   for (const el of candidates) {
-    const part = el.closest('.section-body > *') || body;
-    if (!parts.has(part)) parts.set(part, []);
-    parts.get(part).push(el);
-  }
-  for (const [part, els] of parts) {
-    measureAfterFrame(() => els.map((el) => el.scrollWidth > el.clientWidth + 1), (scrolls) => {
-      els.forEach((el, i) => {
-        if (scrolls[i] && el.getAttribute('tabindex') !== '0') {
-          el.setAttribute('tabindex', '0');
-          el.setAttribute('data-scrolls', '');
-        } else if (!scrolls[i] && el.hasAttribute('data-scrolls')) {
-          el.removeAttribute('tabindex');
-          el.removeAttribute('data-scrolls');
-        }
-      });
-    }, part);
+    measureAfterFrame(() => el.scrollWidth > el.clientWidth + 1, (scrolls) => {
+      if (scrolls && el.getAttribute('tabindex') !== '0') {
+        el.setAttribute('tabindex', '0');
+        el.setAttribute('data-scrolls', '');
+      } else if (!scrolls && el.hasAttribute('data-scrolls')) {
+        el.removeAttribute('tabindex');
+        el.removeAttribute('data-scrolls');
+      }
+    }, el);
   }
 }
