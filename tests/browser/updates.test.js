@@ -227,6 +227,8 @@ test('at load the first numbers come before the views off screen are drawn, and 
         const shown = (cells) => [...root.querySelectorAll(cells)].filter((td) => td.textContent !== '').length;
         window.__atFirstNumber = { contextVecs: shown('[data-section=step-by-step] [data-matrix=context_vec] td.mv-cell'),
           editor: shown('details.editor [data-matrix] td.mv-cell:not([data-row="0"])'),
+          // the closed editor's body (its fields and preview) is built after the first numbers
+          editorShell: root.querySelectorAll('details.editor > summary').length, editorFields: root.querySelectorAll('details.editor input').length,
           contextViews: root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]').length };
       });
       watch.observe(lab.shadowRoot, { subtree: true, childList: true, characterData: true });
@@ -237,8 +239,11 @@ test('at load the first numbers come before the views off screen are drawn, and 
   await page.waitForFunction(() => window.__atFirstNumber !== null);
   const atFirst = await page.evaluate(() => window.__atFirstNumber);
   assert.ok(atFirst.contextViews > 0, JSON.stringify(atFirst));
-  assert.deepEqual({ contextVecs: atFirst.contextVecs, editor: atFirst.editor }, { contextVecs: 0, editor: 0 });
+  assert.deepEqual({ contextVecs: atFirst.contextVecs, editor: atFirst.editor, editorShell: atFirst.editorShell, editorFields: atFirst.editorFields },
+    { contextVecs: 0, editor: 0, editorShell: 1, editorFields: 0 });
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  // by updateComplete the editor is whole: a word and 3 numbers for each of the 6 tokens, the seed and d_out
+  assert.equal(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('details.editor input').length), 6 * 4 + 2);
   const after = await page.evaluate(() => {
     const root = document.querySelector('attention-lab').shadowRoot;
     return [...root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]')].map((v) => [...v.querySelectorAll('td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4)));

@@ -10,7 +10,28 @@ import { matrixView } from './views/index.js';
 const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 const sup = (n) => String(n).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
 
+// Collapsed at first: the first screen shows the attention itself, not a form. Its body (about 240
+// elements: the fields and the preview) is built by its first update, which the page's first pass runs
+// in a task of its own after the first section's, or when the learner opens it before that: never on
+// the way to the first number.
 export function editorPanel(ctx) {
+  const el = h('details', { class: 'editor' }, h('summary', { text: 'Edit the inputs: words, vectors, their number, seed, d_out' }));
+  let body = null;
+  const built = () => {
+    if (!body) { body = editorBody(ctx); el.append(...body.nodes); }
+    return body;
+  };
+  // opened before the first pass built it: built now (an engine error is the page's status line's,
+  // which §3.4's update of the same answer shows)
+  el.addEventListener('toggle', () => {
+    if (!el.open || body) return;
+    try { built().update(); } catch { /* reported by the section */ }
+  });
+  return { el, update: () => built().update() };
+}
+
+// The editor's fields, size buttons and preview, and its update.
+function editorBody(ctx) {
   const state = ctx.state;
   const book = ctx.start;   // Reset brings back the starting example
   const table = h('table', { class: 'editor-grid' });
@@ -114,15 +135,13 @@ export function editorPanel(ctx) {
   const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'α = softmax(ω / √d_k) for these inputs (§3.4.1)',
     testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'rows' });
 
-  // collapsed at first: the first screen shows the attention itself, not a form
-  const el = h('details', { class: 'editor' },
-    h('summary', { text: 'Edit the inputs: words, vectors, their number, seed, d_out' }),
+  const nodes = [
     para(`Change any value and every tensor below is recomputed by the engine at once. ${book.custom ? 'The starting values' : 'The book’s values'} come back with Reset.`),
     h('div', { class: 'editor-body' }, h('div', { class: 'scroll' }, table), preview.el),
     h('div', { class: 'controls size-controls' }, sizeText,
       h('span', { class: 'size-group' }, addToken, removeToken), h('span', { class: 'size-group' }, addDim, removeDim)),
     h('div', { class: 'controls' }, h('label', null, 'torch.manual_seed(', seed.input, ')'), h('label', null, 'd_out = ', dOut.input), reset),
-    seedHelp, messages);
+    seedHelp, messages];
 
   // An edit: the preview redrawn from §3.4's engine answer (the same call the section makes), when it changed.
   let shown = null;
@@ -134,5 +153,5 @@ export function editorPanel(ctx) {
     const w = answer.get('attn_weights');
     preview.update({ values: w.values, texts: w.values.map(String), shape: w.shape, rowLabels: state.words, colLabels: state.words });
   }
-  return { el, update };
+  return { nodes, update };
 }
