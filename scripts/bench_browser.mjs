@@ -196,6 +196,7 @@ async function measureIndex(context, baseUrl) {
 
   // Edits (issue 11), in the two places a learner edits from (EDIT_SCENES); the target holds for both.
   const edit = {};
+  const editStart = await page.evaluate(() => performance.now());
   for (const [scene, scroll] of Object.entries(EDIT_SCENES)) edit[scene] = await measureEdits(page, scroll);
   await page.evaluate(() => { const r = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=reset]'); r.click(); return document.querySelector('attention-lab').updateComplete; });
 
@@ -214,7 +215,7 @@ async function measureIndex(context, baseUrl) {
     path: url.slice(baseUrl.length), bytes: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length, atLoad: atLoad.has(url),
   })).sort((a, b) => b.gzip - a.gzip);
   return {
-    slider: slide, edit, longTasks, sliderStart, demoStart, demoT1024Ms: Number(demoMs),
+    slider: slide, edit, longTasks, sliderStart, editStart, demoStart, demoT1024Ms: Number(demoMs),
     download: { files, gzipBytes: files.reduce((s, f) => s + f.gzip, 0), rawBytes: files.reduce((s, f) => s + f.bytes, 0),
       loadGzipBytes: files.filter((f) => f.atLoad).reduce((s, f) => s + f.gzip, 0) },
   };
@@ -380,7 +381,7 @@ function evaluate(bench, index, native) {
     ...Object.entries(index.edit).flatMap(([scene, e]) => [
       target(`edit to last DOM change on screen p95, ${SCENE_NAMES[scene]} (input event to the update in view)`, e.p95, TARGETS.editP95Ms, e.p95 <= TARGETS.editP95Ms, 'ms', '≤'),
       target(`edit main-thread work p95, ${SCENE_NAMES[scene]} (handler + frame update + layout)`, e.workP95, TARGETS.editWorkP95Ms, e.workP95 <= TARGETS.editWorkP95Ms, 'ms', '≤')]),
-    target('longest main-thread task (index.html + GPT-2 demo, bench.html)', maxLong, TARGETS.longTaskMs, maxLong <= TARGETS.longTaskMs, 'ms', '≤'),
+    target('longest main-thread task (index.html: load, slider, edits, GPT-2 demo; bench.html)', maxLong, TARGETS.longTaskMs, maxLong <= TARGETS.longTaskMs, 'ms', '≤'),
     target('index.html download at load, gzip', index.download.loadGzipBytes / 1024, TARGETS.gzipKB, index.download.loadGzipBytes / 1024 <= TARGETS.gzipKB, 'KB', '≤'),
     ...['simd', 'scalar'].map((kind) => target(`engine/attention-lab-${kind}.js, gzip`, engineGzipKB(kind), TARGETS.engineGzipKB,
       engineGzipKB(kind) <= TARGETS.engineGzipKB, 'KB', '≤')),
@@ -441,7 +442,8 @@ function markdown(bench, index, native, peer, targets, m) {
   const longest = (tasks) => (tasks.length ? `${tasks.length} task${tasks.length > 1 ? 's' : ''} over 50 ms, the longest ${f(Math.max(...tasks.map((t) => t.ms)), 0)} ms`
     : 'no task over 50 ms');
   const loadTasks = index.longTasks.filter((t) => t.start < index.sliderStart);
-  const slideTasks = index.longTasks.filter((t) => t.start >= index.sliderStart && t.start < index.demoStart);
+  const slideTasks = index.longTasks.filter((t) => t.start >= index.sliderStart && t.start < index.editStart);
+  const editTasks = index.longTasks.filter((t) => t.start >= index.editStart && t.start < index.demoStart);
   const demoTasks = index.longTasks.filter((t) => t.start >= index.demoStart);
   lines.push('', 'What bounds the wasm/native ratio: WebAssembly SIMD128 (without the relaxed-SIMD proposal) has 4 lanes '
     + 'and no fused multiply-add, so its mul+add peak is half of AVX2+FMA\'s on the same core (16 against 32 flop per '
@@ -478,6 +480,7 @@ function markdown(bench, index, native, peer, targets, m) {
     `- Long tasks: a \`PerformanceObserver({type: "longtask", buffered: true})\` installed before any page script, while `
     + `index.html loads and runs its GPT-2 demo for T = 128, 256, 512, 1024 (T = 1024 took ${f(index.demoT1024Ms)} ms in its worker), `
     + `and during the whole of bench.html. index.html: ${longest(loadTasks)} while loading, ${longest(slideTasks)} during the slider updates, `
+    + `${longest(editTasks)} during the edits (the editor open, d_out stepped through 2, 4, 8, 16), `
     + `${longest(demoTasks)} during the GPT-2 demo; bench.html: ${longest(bench.longTasks)}.`,
     `- Download: every 200 response index.html and its workers fetched during that run, each body gzipped (level 9) with `
     + `Node's zlib: ${f(index.download.gzipBytes / 1024)} KB gzip (${f(index.download.rawBytes / 1024)} KB raw), of which `
