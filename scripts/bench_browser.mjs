@@ -106,7 +106,7 @@ function observeFirstNumber(needle) {
 // the long tasks and long animation frames until every section shows its numbers (updateComplete) and
 // a moment after. A first tab opens a missing page of the same origin, so the renderer process and V8
 // are up (a browser already running).
-async function measureLoad(context, baseUrl, place) {
+async function measureLoad(context, baseUrl, place, tailMs = 300) {
   const page = await context.newPage();
   await page.setViewportSize({ width: place.width, height: place.height });
   const cdp = await context.newCDPSession(page);
@@ -122,7 +122,7 @@ async function measureLoad(context, baseUrl, place) {
   await page.goto(new URL('index.html', baseUrl).href, { waitUntil: 'load' });
   await page.waitForFunction(() => window.__firstNumber > 0, null, { timeout: 120_000, polling: 200 });
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));   // the last entries arrive
+  await page.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), tailMs);   // the last entries arrive (and, longer, the work after)
   const after = await metrics();
   const ms = (name) => (after[name] - (before[name] || 0)) * 1000;
   const out = await page.evaluate(() => ({ firstNumber: window.__firstNumber, longTasks: window.__longTasks, longFrames: window.__longFrames }));
@@ -137,9 +137,9 @@ export const median = (list) => list.slice().sort((a, b) => a - b)[Math.floor(li
 
 // loads fresh tabs at one place: the median first number and main-thread times, and the longest task
 // and frame of any load
-export async function measureLoads(context, baseUrl, place, loads) {
+export async function measureLoads(context, baseUrl, place, loads, tailMs) {
   const runs = [];
-  for (let i = 0; i < loads; i++) runs.push(await measureLoad(context, baseUrl, place));
+  for (let i = 0; i < loads; i++) runs.push(await measureLoad(context, baseUrl, place, tailMs));
   const maxOf = (key) => Math.max(0, ...runs.flatMap((r) => r[key].map((t) => t.ms)));
   const mainThread = (key) => median(runs.map((r) => r.mainThread[key]));
   return { place: place.name, loads, firstNumbers: runs.map((r) => r.firstNumber), firstNumberMedian: median(runs.map((r) => r.firstNumber)),

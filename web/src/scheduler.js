@@ -75,10 +75,14 @@ const skipped = new Set();
 const sections = new WeakSet();
 const deferred = new Map();   // region -> Map(node -> latest job)
 let draining = null;
+const hasStateEvents = typeof ContentVisibilityAutoStateChangeEvent === 'function';
 export function skipWhileOffScreen(region) {
   sections.add(region);
+  // until the browser first renders it, whether it skips it is not known: its reads wait for that
+  // first event (it comes for a region shown as for one skipped)
+  if (hasStateEvents) skipped.add(region);
   region.addEventListener('contentvisibilityautostatechange', (e) => {
-    if (e.target !== region) return;   // (a part's, element.css: see skippedPartOf)
+    if (e.target !== region) { partState(e.target, e.skipped); return; }   // a part's (element.css: see skippedPartOf)
     if (e.skipped) { skipped.add(region); return; }
     skipped.delete(region);
     const jobs = deferred.get(region);
@@ -97,15 +101,22 @@ function skippedRegionOf(node) {
 }
 // A section's parts have content-visibility: auto too (element.css), so in a section on screen the
 // browser lays out only the parts near the screen, and a section's first layout is not one long task.
-// A read inside another part lays that part out: it runs in a task of its own, one part per task.
-// The part of node's section that the browser skips now, or null. (Asks for clean style: called in a
-// batch of reads.)
+// A read inside another part would lay that part out (a stepper with 16-column views: 35-40 ms, at full
+// speed): it waits, as a section's do, until the browser renders the part (scrolled near), whose frame
+// lays it out anyway. A part never scrolled to is never laid out. Which parts the browser skips is
+// known from their events (which bubble to the section), so finding one reads no style: after an
+// edit's writes, a computed-style read restyled the page (10-25 ms).
+const skippedParts = new WeakSet();
+function partState(part, isSkipped) {
+  if (isSkipped) { skippedParts.add(part); return; }
+  skippedParts.delete(part);
+  const jobs = untilShown.get(part);
+  untilShown.delete(part);
+  if (jobs) for (const [node, job] of jobs) readAfterFrame(node, job);
+}
+// The part of node's section that the browser skips now, or null.
 function skippedPartOf(node) {
-  for (let n = node; n && !sections.has(n); n = n.parentNode) {
-    if (n.nodeType !== Node.ELEMENT_NODE || typeof n.checkVisibility !== 'function' || getComputedStyle(n).contentVisibility !== 'auto') continue;
-    const child = [...n.children].find((c) => getComputedStyle(c).display !== 'none');   // skipped: its content is not visible
-    if (child && !child.checkVisibility({ contentVisibilityAuto: true }) && n.checkVisibility()) return n;
-  }
+  for (let n = node; n && !sections.has(n); n = n.parentNode) if (skippedParts.has(n)) return n;
   return null;
 }
 function later(region, node, job) {
@@ -124,7 +135,7 @@ function later(region, node, job) {
       for (const [node, job] of jobs) {
         if (job.untilShown && parkUntilShown(node, job)) continue;
         const part = job.untilShown ? skippedPartOf(node) : null;
-        if (part && part !== region) later(part, node, job);
+        if (part) parkInPart(part, node, job);
         else now.push(job);
       }
       run(now);
@@ -136,7 +147,7 @@ function later(region, node, job) {
 // task after it, when the layout is already done and reading it costs nothing.
 // Inside a region off screen, it waits until the region is shown (reading it would lay out what the
 // browser skipped, a whole section: 50 ms throttled 4×); a region shown later is laid out by its frame.
-const untilShown = new Map();   // skipped region -> Map(node -> latest job)
+const untilShown = new Map();   // skipped region or part -> Map(node -> latest job)
 export function measureAfterFrame(read, write, node) {
   const job = { read, write, untilShown: true };
   if (!parkUntilShown(node, job)) readAfterFrame(node, job);
@@ -152,7 +163,12 @@ function parkUntilShown(node, job) {
   untilShown.get(region).set(node, job);
   return true;
 }
-// How many reads wait for their region to be shown (tests).
+// A read in a part the browser skips: run after the frame that shows the part (partState).
+function parkInPart(part, node, job) {
+  if (!untilShown.has(part)) untilShown.set(part, new Map());
+  untilShown.get(part).set(node, job);
+}
+// How many reads wait for their region or part to be shown (tests).
 export function readsWaitingUntilShown() {
   let n = 0;
   for (const [region, jobs] of untilShown) if (region.isConnected) n += jobs.size;
