@@ -4,6 +4,7 @@ other sizes. Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/m
 (the libblas.so.3 alternative must be OpenBLAS, as for make_reference_cases.py). The tests read the file.
 """
 import json, math, os, sys
+import oracle_torch  # noqa: F401  (before torch: the same kernels on every machine)
 import torch
 import torch.nn as nn
 

@@ -16,6 +16,7 @@ need PyTorch: they read these committed files (--out DIR writes them into DIR in
 classes are the book's listings (book/listings), the same files the page shows.
 """
 import contextlib, io, json, math, os, subprocess, sys
+import oracle_torch  # noqa: F401  (before torch: the same kernels on every machine)
 import torch
 import torch.nn as nn
 import torch.nn.functional as F

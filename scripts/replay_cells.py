@@ -9,6 +9,7 @@ An exception is written as the page writes it: "Traceback (most recent call last
 exception's last line (its type and message); the cells after it still run, as in a notebook.
 """
 import contextlib, io, json, sys, traceback
+import oracle_torch  # noqa: F401  (before torch: the same kernels on every machine)
 import torch  # noqa: F401  (imported once here: the cells import it again, as the page shows)
 
 
