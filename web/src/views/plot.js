@@ -247,6 +247,7 @@ export function pointPlot(options) {
   let x = null, y = null;
   let current = -1;     // the named point: 0..n-1, or n for the marker
   let widths = [];      // each point label's width in px
+  let drewPoints = false;   // a draw with points has measured their labels
   let markerWidth = null;   // {text, w}: the marker label's width in px, for its text
   const spokes = svg('g', { class: 'plot-spokes' });
   const dots = svg('g', { class: 'plot-points' });
@@ -285,6 +286,7 @@ export function pointPlot(options) {
       svg('text', { text: p.label || '' }))));
     // the labels' widths as drawn (0 while hidden: then estimated), measured once per drawing
     widths = [...dots.childNodes].map((g) => g.lastChild.getComputedTextLength());
+    if (widths.length) drewPoints = true;
     markerWidth = null;
     placeMarker(true);
   }
@@ -377,7 +379,9 @@ export function pointPlot(options) {
       next.points.every((p, j) => p.x === data.points[j].x && p.y === data.points[j].y && p.label === data.points[j].label);
     data = { points: next.points, marker: next.marker || null, weights: next.weights || null };
     if (samePoints && x) placeMarker();
-    else if (!x) sched.drawWhenSeen(frame.root, draw);   // the first: its label widths lay the page out (a task of its own at load)
+    // the first with points: their label widths lay the page out (a task of its own at load). An empty
+    // draw before it (held, then drawn in a slice) measures nothing, and must not make it come at once.
+    else if (!drewPoints) sched.drawWhenSeen(frame.root, draw);
     else draw();
   }
   observeWidth(frame.root, (w) => { width = w; draw(); });
