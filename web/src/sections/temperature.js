@@ -56,9 +56,10 @@ function build(ctx) {
   // the learner's T is part of the element's state (el.state, attention-lab-change); null: √d_k
   slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(true); ctx.state.temperature = userT; ctx.changed?.(); });
 
-  // The map while the slider moves and the map is off screen (on a phone it is under the bars and the
-  // plane): drawn once the slider rests for a frame, not at every step, whose frame its 36 new numbers
-  // would cost a fifth of on a phone. A step with the map on screen draws it at once.
+  // The map while the slider moves: its cells are written once the slider rests for a frame, not at
+  // every step, whose frame their 36 new texts would cost a quarter of on a phone. On screen, each step
+  // paints the map's new colours and values in the meantime (drawLive); off screen (on a phone it is
+  // under the bars and the plane), nothing until the slider rests.
   let heatPending = null, heatStep = 0;
   function drawHeat() {
     heatStep++;   // a draw waiting for the slider to rest is now moot
@@ -122,7 +123,11 @@ function build(ctx) {
     lastViewsKey = viewsKey;
     const weightsAll = r('temperature_weights');
     heatPending = { values: weightsAll.values, texts: weightsAll.values.map(String), shape: weightsAll.shape, rowLabels: words, colLabels: words };
-    if (sliding && offScreen(heat.el)) drawHeatAtRest(); else drawHeat();
+    if (!sliding) drawHeat();
+    else {
+      if (!offScreen(heat.el)) heat.drawLive(heatPending);
+      drawHeatAtRest();
+    }
     // the plane only when the values are 2-D (d_out = 2); otherwise the numbers say it
     const flat = dk !== 2;
     if (plane.el.hidden !== flat) plane.el.hidden = flat;   // (setting the same value still writes the attribute)
@@ -130,7 +135,7 @@ function build(ctx) {
     setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
     if (!flat) {
       plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
-        marker: { x: z2[0], y: z2[1], label: 'z⁽²⁾' }, weights: w });
+        marker: { x: z2[0], y: z2[1], label: 'z⁽²⁾' }, weights: w }, { glide: !sliding });
     }
   }
 

@@ -55,8 +55,8 @@ function clipBoxOf(node) {
   return null;
 }
 
-// matrixView(data, options) -> {el, update(data), highlight(spec, {linked}?), clearHighlight(), reveal(spec),
-//   cell(r, c), focusCell(r, c)}
+// matrixView(data, options) -> {el, update(data), drawLive(data), highlight(spec, {linked}?), clearHighlight(),
+//   reveal(spec), cell(r, c), focusCell(r, c)}
 //   data:    {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
 //            masked, 'dropped' = dropped by dropout (drawn differently), rowLabels?, colLabels?, print?: PyTorch's print, shown under the drawing}
 //   options: {name (accessible name, e.g. "W_q"), title? (a node or text for the heading, e.g. KaTeX),
@@ -64,6 +64,8 @@ function clipBoxOf(node) {
 //            colName = 'column', legend = true}
 // Events on el (they bubble): 'cellhover' and 'cellfocus' with {row, col, value, text, name};
 // 'cellleave' with {name} when neither pointer nor focus is on a cell any more.
+// drawLive(data) (a control's step, one per frame): the same cells' new values painted without touching the
+// cells; the caller's update(data) once the control rests writes them (see "live drawing" below).
 // reveal(spec) (a stepper building a result up): only the cells in spec ({rows, cols, cells} as for
 // highlight) show their value; the others are drawn empty with data-pending="true". null shows all.
 export function matrixView(data, options = {}) {
@@ -130,6 +132,7 @@ export function matrixView(data, options = {}) {
       while (line.length < c) { const cell = newCell(i, line.length); rowLines[i].append(cell.td); line.push(cell); }
     }
     rows = r; cols = c;
+    liveGeometry = null;
     revealedKeys = revealedSet();
     active = { row: Math.min(active.row, rows - 1), col: Math.min(active.col, cols - 1) };
     cells[active.row][active.col].td.tabIndex = 0;
@@ -155,6 +158,7 @@ export function matrixView(data, options = {}) {
   }
   function draw(next, r, c) {
     const values = next.values;
+    if (live) endLive();   // the cells take over from the live canvas (drawLive)
     let refocus = null;
     if (r !== rows || c !== cols) {
       if (focused) refocus = { row: Math.min(focused.row, r - 1), col: Math.min(focused.col, c - 1) };
@@ -220,6 +224,109 @@ export function matrixView(data, options = {}) {
     if (fitKey !== lastFitKey) { lastFitKey = fitKey; needsFit = true; layout(); }
     if (hovered || focused) showTip(focused || hovered);
     if (refocus) focusCell(refocus.row, refocus.col);
+  }
+
+  // --- live drawing: a moving control's steps painted under the grid ---
+  // While a control moves (a slider, a step per frame) the same cells' new colours and values are painted
+  // into a canvas under the grid, not written into the cells: 36 new texts are laid out again at every
+  // step (about 1 ms of a step's 4 at full speed on a laptop; 4 ms throttled like a phone), a canvas's
+  // paint is not. The cells go transparent meanwhile (views.css, .mv[data-live]) and their outlines
+  // still draw over the canvas. update(), which the caller makes once the control rests, writes the
+  // cells (texts, colours, names) and ends it. Whatever the canvas cannot draw as the cells would (a new
+  // shape, masks, pending cells, a value that is not finite, a tooltip or focus on a cell) is drawn
+  // by update() at once instead.
+  let live = false, liveCanvas = null, liveGeometry = null;
+  function drawLive(next) {
+    const [r, c] = gridShape(next.shape);
+    const values = next.values;
+    if (values.length !== r * c) throw new Error(`${name} has ${values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
+    const plain = r === rows && c === cols && !next.mask && !revealing && !hovered && !focused && Array.from(values, Number).every(Number.isFinite);
+    const geometry = plain && root.isConnected && lastWidth ? liveGeometry || (liveGeometry = measureLive()) : null;
+    if (!geometry) { update(next); return; }
+    latest = next;
+    const g = geometry.context;
+    const scale = scaleFor(Array.from(values, Number), { kind: options.scale, domain: options.domain, stops: themedStops(root), cols });
+    g.clearRect(0, 0, geometry.width, geometry.height);
+    for (let i = 0; i < rows; i++) {
+      for (let j = 0; j < cols; j++) {
+        const v = Number(values[i * cols + j]);
+        const rgb = scale.rgb(v, i);
+        const [x, y, w, h, centre, baseline] = geometry.cells[i][j];
+        g.fillStyle = cssRgb(rgb);
+        g.beginPath();
+        if (g.roundRect) g.roundRect(x, y, w, h, geometry.radius); else g.rect(x, y, w, h);
+        g.fill();
+        if (!geometry.text) continue;
+        g.fillStyle = textOn(rgb);
+        const font = marked.get(cells[i][j].td) === 'cell' ? geometry.boldFont : geometry.font;   // views.css: an outlined cell is bold
+        if (font !== g.font) g.font = font;
+        g.fillText(fixed(v, decimals), centre, baseline);
+      }
+    }
+    drawLegend(scale);
+    if (!live) {
+      live = true;
+      liveCanvas.hidden = false;
+      root.setAttribute('data-live', '');
+    }
+  }
+  // Where the cells and their text are, in px from the grid's box (read once a move starts, when only
+  // the control has changed since the last frame), and the canvas sized to the grid; null without a 2-D
+  // canvas. Edges are rounded to device pixels as the page rounds the cells' backgrounds, and the text
+  // sits on the baseline the page gave the first cell's text, so that the canvas and the cells it hands
+  // over to look the same. (Measured in Chromium: the colours match exactly; a row's text may land a
+  // pixel higher in the page than on the canvas, depending on where the view sits, so the hand-over at
+  // rest can move some rows' digits by a pixel.)
+  function measureLive() {
+    if (!liveCanvas) {
+      liveCanvas = el('canvas', { class: 'mv-live', 'aria-hidden': 'true', hidden: true });
+      body.append(liveCanvas);
+    }
+    const g = liveCanvas.getContext('2d');
+    const first = cells[0][0];
+    if (!g || !first.text.data) return null;
+    const ratio = window.devicePixelRatio || 1;
+    const box = body.getBoundingClientRect();
+    // rounded where the page rounds: in the document
+    const snap = (v, origin) => (Math.round((origin + v) * ratio) - Math.round(origin * ratio)) / ratio;
+    const left = box.left + window.scrollX, top = box.top + window.scrollY;
+    const local = (b) => {
+      const x = snap(b.left - box.left, left), y = snap(b.top - box.top, top);
+      return [x, y, snap(b.right - box.left, left) - x, snap(b.bottom - box.top, top) - y];
+    };
+    liveCanvas.width = Math.round(box.width * ratio);
+    liveCanvas.height = Math.round(box.height * ratio);
+    liveCanvas.style.width = `${box.width}px`;
+    liveCanvas.style.height = `${box.height}px`;
+    g.setTransform(ratio, 0, 0, ratio, 0, 0);
+    const style = getComputedStyle(first.td);
+    g.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const font = g.font;   // as the canvas writes it back, so that a draw can tell when it changes
+    g.font = `${style.fontStyle} 700 ${style.fontSize} ${style.fontFamily}`;
+    const boldFont = g.font;
+    g.font = font;
+    if ('letterSpacing' in g) g.letterSpacing = style.letterSpacing === 'normal' ? '0px' : style.letterSpacing;
+    g.textAlign = 'center';
+    g.textBaseline = 'alphabetic';
+    // the first value's text: its box's top is its baseline less the font's ascent
+    const range = document.createRange();
+    range.selectNodeContents(first.text);
+    const textBox = range.getBoundingClientRect(), cellBox = first.td.getBoundingClientRect(), valueBox = first.td.firstChild.getBoundingClientRect();
+    const ascent = Math.round(g.measureText('0').fontBoundingBoxAscent ?? 0.8 * parseFloat(style.fontSize));
+    const text = valueBox.width > 0 && textBox.height > 0 ? { x: textBox.left + textBox.width / 2 - cellBox.left, baseline: textBox.top - cellBox.top + ascent } : null;
+    // each cell: [x, y, width, height, its text's centre and baseline]; the centre is not snapped (the
+    // page places text at fractions of a pixel sideways), the canvas's origin is
+    const origin = box.left + Math.round(left * ratio) / ratio - left;
+    const cellsAt = cells.map((line) => line.map(({ td }) => {
+      const b = td.getBoundingClientRect();
+      return [...local(b), text ? b.left + text.x - origin : 0, text ? snap(b.top - box.top + text.baseline, top) : 0];
+    }));
+    return { context: g, width: box.width, height: box.height, text, font, boldFont, radius: parseFloat(style.borderTopLeftRadius) || 0, cells: cellsAt };
+  }
+  function endLive() {
+    live = false;
+    liveCanvas.hidden = true;
+    root.removeAttribute('data-live');
   }
 
   // --- pending cells (reveal) ---
@@ -346,6 +453,7 @@ export function matrixView(data, options = {}) {
     if (!width || (!needsFit && width === lastWidth)) return;
     lastWidth = width;
     needsFit = false;
+    liveGeometry = null;   // the cells move or change font: measured again at the next live draw
     const chars = Number(root.style.getPropertyValue('--mv-chars')) || 6;
     const labelPx = Math.min(labelEm * fontPx, width * 0.3);
     const cellPx = (width - labelPx) / cols;
@@ -509,6 +617,7 @@ export function matrixView(data, options = {}) {
   return {
     el: root,
     update,
+    drawLive,
     highlight,
     clearHighlight,
     reveal,

@@ -234,7 +234,7 @@ function labelSpots(items, obstacles = []) {
   return spots;
 }
 
-// pointPlot(options) -> {el, update({points, marker, weights})}
+// pointPlot(options) -> {el, update({points, marker, weights}, {glide = true}?)}
 //   options: {title, summary, testid, x: {label, unit?}, y: {label, unit?}, maxHeight = 320}
 //   points:  [{x, y, label}] (e.g. the value vectors v(j), labelled with their words)
 //   marker:  {x, y, label} drawn as a distinct diamond that glides to its new place (z(2))
@@ -373,12 +373,14 @@ export function pointPlot(options) {
     name(current < 0 ? 0 : (current + step + count) % count);
   });
 
-  // New data: the points are redrawn only when they moved; the marker glides (a CSS transition).
-  function update(next) {
+  // New data: the points are redrawn only when they moved; the marker glides (a CSS transition), unless
+  // {glide: false}: a control's steps, one a frame, where a glide would restart at every step, trail
+  // behind its spokes and cost every frame a style pass.
+  function update(next, { glide = true } = {}) {
     const samePoints = next.points.length === data.points.length &&
       next.points.every((p, j) => p.x === data.points[j].x && p.y === data.points[j].y && p.label === data.points[j].label);
     data = { points: next.points, marker: next.marker || null, weights: next.weights || null };
-    if (samePoints && x) placeMarker();
+    if (samePoints && x) placeMarker(!glide);
     // the first with points: their label widths lay the page out (a task of its own at load). An empty
     // draw before it (held, then drawn in a slice) measures nothing, and must not make it come at once.
     else if (!drewPoints) sched.drawWhenSeen(frame.root, draw);
