@@ -209,6 +209,8 @@ test('a slider step changes only the numbers, marks and colours that moved, in p
     el.dispatchEvent(new Event('input', { bubbles: true }));
     const stepRecords = [...delivered.splice(0), ...watch.takeRecords()];   // what the handler wrote, synchronously
     const live = map.hasAttribute('data-live') && !map.querySelector('canvas.mv-live').hidden;
+    // z(2) on the plane jumps with the step: a glide would restart at every step and trail its spokes
+    const markerTransition = root.querySelector('[data-testid=temperature-plane] .plot-marker').style.transition;
     while (!shows() || map.hasAttribute('data-live')) await new Promise(requestAnimationFrame);   // the slider rests
     const restRecords = [...delivered, ...watch.takeRecords()];
     watch.disconnect();
@@ -219,7 +221,7 @@ test('a slider step changes only the numbers, marks and colours that moved, in p
     const cell = root.querySelector('[data-testid=temperature-heatmap] .mv-v');
     const style = getComputedStyle(cell);
     return {
-      live,
+      live, markerTransition,
       nodesAddedOrRemoved: records.filter((r) => r.type === 'childList').map((r) => name(r.target)),
       // an attribute's value after a write: the next write's old value, or the value it has now
       sameValueWrites: records.filter((r, k) => {
@@ -236,6 +238,7 @@ test('a slider step changes only the numbers, marks and colours that moved, in p
   assert.deepEqual(step.nodesAddedOrRemoved, []);
   assert.deepEqual(step.sameValueWrites, []);
   assert.ok(step.live, 'the step painted the map on its live canvas');
+  assert.equal(step.markerTransition, 'none', 'z(2) does not glide while the slider moves');
   assert.ok(step.textChanges > 0, JSON.stringify(step));
   assert.equal(step.cellsRetextedByStep, 0, 'the step wrote no cell of the map');
   assert.ok(step.cellsRetextedAtRest > 0 && step.cellsRetextedAtRest <= 36, `${step.cellsRetextedAtRest} cell texts changed at rest for a 6×6 map`);
