@@ -247,6 +247,8 @@ export function matrixView(data, options = {}) {
     const g = geometry.context;
     const scale = scaleFor(Array.from(values, Number), { kind: options.scale, domain: options.domain, stops: themedStops(root), cols });
     g.clearRect(0, 0, geometry.width, geometry.height);
+    // the cells' colours, then their texts by ink (one fill style for each of the two inks)
+    const inks = new Map();
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
         const v = Number(values[i * cols + j]);
@@ -257,10 +259,17 @@ export function matrixView(data, options = {}) {
         if (g.roundRect) g.roundRect(x, y, w, h, geometry.radius); else g.rect(x, y, w, h);
         g.fill();
         if (!geometry.text) continue;
-        g.fillStyle = textOn(rgb);
-        const font = marked.get(cells[i][j].td) === 'cell' ? geometry.boldFont : geometry.font;   // views.css: an outlined cell is bold
+        const ink = textOn(rgb);
+        if (!inks.has(ink)) inks.set(ink, []);
+        inks.get(ink).push([fixed(v, decimals), centre, baseline, marked.get(cells[i][j].td) === 'cell']);
+      }
+    }
+    for (const [ink, texts] of inks) {
+      g.fillStyle = ink;
+      for (const [text, centre, baseline, bold] of texts) {
+        const font = bold ? geometry.boldFont : geometry.font;   // views.css: an outlined cell is bold
         if (font !== g.font) g.font = font;
-        g.fillText(fixed(v, decimals), centre, baseline);
+        g.fillText(text, centre, baseline);
       }
     }
     drawLegend(scale);
