@@ -258,8 +258,8 @@ test('while the slider moves, the map\'s canvas paints the colours and values it
   const map = page.locator('[data-testid=temperature-heatmap]');
   await map.evaluate((m) => { m.scrollIntoView({ block: 'center' }); return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); });
   await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap][data-fit]'));
-  // a drag's steps, the last one held: requestAnimationFrame is paused after it, so the slider never
-  // rests until the screenshot is taken
+  // a drag's steps, the last one held: requestAnimationFrame's callbacks are held back after it, so the
+  // slider does not rest until the screenshot is taken
   const painted = await slider(page).evaluate(async (el) => {
     const mapEl = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap]');
     for (const pos of [-40, -52, -64, -76]) {
@@ -268,7 +268,8 @@ test('while the slider moves, the map\'s canvas paints the colours and values it
       await new Promise(requestAnimationFrame);
     }
     window.__frame = window.requestAnimationFrame;
-    window.requestAnimationFrame = () => 0;
+    window.__held = [];
+    window.requestAnimationFrame = (callback) => window.__held.push(callback);
     el.value = '-88';
     el.dispatchEvent(new Event('input', { bubbles: true }));
     const canvas = mapEl.querySelector('canvas.mv-live'), g = canvas.getContext('2d');
@@ -287,10 +288,10 @@ test('while the slider moves, the map\'s canvas paints the colours and values it
   });
   const live = await map.screenshot();
   assert.equal(await map.evaluate((m) => m.hasAttribute('data-live')), true, 'still moving at the screenshot');
-  // frames again, and two more steps back to the same T (the held step's wait for a frame was lost)
-  await slider(page).evaluate((el) => {
+  // frames again: the callbacks held meanwhile run in the next one, and the slider rests
+  await page.evaluate(() => {
     window.requestAnimationFrame = window.__frame;
-    for (const pos of ['-89', '-88']) { el.value = pos; el.dispatchEvent(new Event('input', { bubbles: true })); }
+    requestAnimationFrame((t) => window.__held.forEach((callback) => callback(t)));
   });
   await page.waitForFunction(() => !document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap]').hasAttribute('data-live'));
   const rest = await map.evaluate((m) => [...m.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).map(Number)));

@@ -60,16 +60,28 @@ function build(ctx) {
   // every step, whose frame their 36 new texts would cost a quarter of on a phone. On screen, each step
   // paints the map's new colours and values in the meantime (drawLive); off screen (on a phone it is
   // under the bars and the plane), nothing until the slider rests.
-  let heatPending = null, heatStep = 0;
+  let heatPending = null, heatStep = 0, watchingRest = false;
   function drawHeat() {
     heatStep++;   // a draw waiting for the slider to rest is now moot
     const next = heatPending;
     heatPending = null;
     if (next) heat.update(next);
   }
+  // The slider rests when a frame and the task after it pass without a step. One watcher for all the
+  // steps: a frame with a step only looks again at the next frame (no task, no promise per step).
   function drawHeatAtRest() {
-    const step = ++heatStep;
-    nextFrame().then(nextTask).then(() => { if (heatStep === step) drawHeat(); });
+    heatStep++;
+    if (watchingRest) return;
+    watchingRest = true;
+    const watch = (seen) => nextFrame().then(() => {
+      if (heatStep !== seen) return watch(heatStep);
+      return nextTask().then(() => {
+        if (heatStep !== seen) return watch(heatStep);
+        watchingRest = false;
+        if (heatPending) drawHeat();
+      });
+    });
+    watch(heatStep);
   }
 
   body.append(
