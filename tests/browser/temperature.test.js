@@ -368,3 +368,27 @@ test('off screen, the 6×6 map waits while the slider moves and follows when it 
   assert.equal(await weights(page), expected(10 ** (90 / 100)));
   assert.deepEqual(problems, []);
 });
+
+// Forced colours (a high-contrast theme) replace the cells' colours; a canvas would paint the heat
+// colours instead, so there each step writes the cells as before.
+test('with forced colours, a slider step writes the map\'s cells, not its canvas', async () => {
+  const { page, problems } = await open('temperature');
+  await page.emulateMedia({ forcedColors: 'active' });
+  const step = await slider(page).evaluate(async (el) => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const map = root.querySelector('[data-testid=temperature-heatmap]');
+    map.scrollIntoView({ block: 'center' });
+    await new Promise((r) => { const seen = new IntersectionObserver((es) => { if (es.some((e) => e.isIntersecting)) { seen.disconnect(); r(); } }); seen.observe(map); });
+    const row = () => [...map.querySelectorAll('td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4)).join(' ');
+    const steps = [];
+    for (let i = 0; i < 8; i++) {
+      el.value = String(Number(el.value) - 9);
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      steps.push({ live: map.hasAttribute('data-live'), shows: row() === root.querySelector('[data-testid=temperature-weights]').textContent });
+      await new Promise(requestAnimationFrame);
+    }
+    return steps.slice(2);   // the first steps may come before the map has its room
+  });
+  assert.deepEqual(step, step.map(() => ({ live: false, shows: true })));
+  assert.deepEqual(problems, []);
+});

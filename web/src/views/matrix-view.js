@@ -233,8 +233,8 @@ export function matrixView(data, options = {}) {
   // paint is not. The cells go transparent meanwhile (views.css, .mv[data-live]) and their outlines
   // still draw over the canvas. update(), which the caller makes once the control rests, writes the
   // cells (texts, colours, names) and ends it. Whatever the canvas cannot draw as the cells would (a new
-  // shape, masks, pending cells, a value that is not finite, a tooltip or focus on a cell) is drawn
-  // by update() at once instead.
+  // shape, masks, pending cells, a value that is not finite, a tooltip or focus on a cell, forced
+  // colours) is drawn by update() at once instead.
   let live = false, liveCanvas = null, liveGeometry = null;
   function drawLive(next) {
     const [r, c] = gridShape(next.shape);
@@ -293,7 +293,8 @@ export function matrixView(data, options = {}) {
     }
     const g = liveCanvas.getContext('2d');
     const first = cells[0][0];
-    if (!g || !first.text.data) return null;
+    // forced colours (a high-contrast theme) replace the cells' colours, which a canvas would not
+    if (!g || !first.text.data || window.matchMedia?.('(forced-colors: active)').matches) return null;
     const ratio = window.devicePixelRatio || 1;
     const box = body.getBoundingClientRect();
     // rounded where the page rounds: in the document
