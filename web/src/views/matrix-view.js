@@ -304,10 +304,12 @@ export function matrixView(data, options = {}) {
       const x = snap(b.left - box.left, left), y = snap(b.top - box.top, top);
       return [x, y, snap(b.right - box.left, left) - x, snap(b.bottom - box.top, top) - y];
     };
-    liveCanvas.width = Math.round(box.width * ratio);
-    liveCanvas.height = Math.round(box.height * ratio);
-    liveCanvas.style.width = `${box.width}px`;
-    liveCanvas.style.height = `${box.height}px`;
+    // (a new size reallocates the canvas: only when it changed)
+    const [width, height] = [Math.round(box.width * ratio), Math.round(box.height * ratio)];
+    if (liveCanvas.width !== width) liveCanvas.width = width;
+    if (liveCanvas.height !== height) liveCanvas.height = height;
+    if (liveCanvas.style.width !== `${box.width}px`) liveCanvas.style.width = `${box.width}px`;
+    if (liveCanvas.style.height !== `${box.height}px`) liveCanvas.style.height = `${box.height}px`;
     g.setTransform(ratio, 0, 0, ratio, 0, 0);
     const style = getComputedStyle(first.td);
     g.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
@@ -335,6 +337,7 @@ export function matrixView(data, options = {}) {
   }
   function endLive() {
     live = false;
+    liveGeometry = null;   // measured again when the next move starts: the view may have moved in the page
     liveCanvas.hidden = true;
     root.removeAttribute('data-live');
   }
