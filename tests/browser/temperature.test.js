@@ -252,7 +252,7 @@ test('a slider step changes only the numbers, marks and colours that moved, in p
 
 // Issue 25: the live canvas paints what the cells show once the slider rests: the same colour in each
 // cell (read from the canvas against the cell's background), a value in each (ink where the cell's
-// text sits), and on screen the same picture (screenshots while moving and at rest, pixel by pixel).
+// text sits), and on screen the same picture (screenshots while moving and at rest, cell by cell).
 test('while the slider moves, the map\'s canvas paints the colours and values its cells show at rest', async () => {
   const { page, problems } = await open('temperature');
   const map = page.locator('[data-testid=temperature-heatmap]');
