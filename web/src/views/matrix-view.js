@@ -152,10 +152,18 @@ export function matrixView(data, options = {}) {
       repaintQueued = true;
       sched.frame(() => { repaintQueued = false; if (root.isConnected) update(latest); });
     }
-    const [r, c] = gridShape(next.shape);
-    if (next.values.length !== r * c) throw new Error(`${name} has ${next.values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
+    const [r, c] = checkedShape(next);
     sched.drawWhenSeen(root, () => draw(next, r, c));
   }
+  // (rows, cols) of the data, which must hold that many values (else it throws to the caller)
+  function checkedShape(next) {
+    const [r, c] = gridShape(next.shape);
+    if (next.values.length !== r * c) throw new Error(`${name} has ${next.values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
+    return [r, c];
+  }
+  // the colour scale of these values (the theme's stops once the view is in the page)
+  const scaleOf = (values, masks) => scaleFor(Array.from(values, Number), { kind: options.scale, domain: options.domain,
+    stops: root.isConnected ? themedStops(root) : {}, cols, skip: masks });
   function draw(next, r, c) {
     const values = next.values;
     if (live) endLive();   // the cells take over from the live canvas (drawLive)
@@ -177,7 +185,7 @@ export function matrixView(data, options = {}) {
     for (let j = 0; j < cols; j++) setAttr(colHeads[j], 'title', colLabels[j]);
 
     const masks = next.mask;
-    const scale = scaleFor(Array.from(values, Number), { kind: options.scale, domain: options.domain, stops: root.isConnected ? themedStops(root) : {}, cols, skip: masks });
+    const scale = scaleOf(values, masks);
     let widest = 1;
     for (let i = 0; i < rows; i++) {
       for (let j = 0; j < cols; j++) {
@@ -237,15 +245,14 @@ export function matrixView(data, options = {}) {
   // colours) is drawn by update() at once instead.
   let live = false, liveCanvas = null, liveGeometry = null;
   function drawLive(next) {
-    const [r, c] = gridShape(next.shape);
+    const [r, c] = checkedShape(next);
     const values = next.values;
-    if (values.length !== r * c) throw new Error(`${name} has ${values.length} values but its shape [${next.shape.join(', ')}] needs ${r * c}`);
-    const plain = r === rows && c === cols && !next.mask && !revealing && !hovered && !focused && Array.from(values, Number).every(Number.isFinite);
+    const plain = r === rows && c === cols && !next.mask && !revealing && !hovered && !focused && Array.prototype.every.call(values, (v) => Number.isFinite(Number(v)));
     const geometry = plain && root.isConnected && lastWidth ? liveGeometry || (liveGeometry = measureLive()) : null;
     if (!geometry) { update(next); return; }
     latest = next;
     const g = geometry.context;
-    const scale = scaleFor(Array.from(values, Number), { kind: options.scale, domain: options.domain, stops: themedStops(root), cols });
+    const scale = scaleOf(values, null);
     g.clearRect(0, 0, geometry.width, geometry.height);
     // the cells' colours, then their texts by ink (one fill style for each of the two inks)
     const inks = new Map();
