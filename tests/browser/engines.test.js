@@ -11,7 +11,7 @@ const { describe } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval, unparsablePython, rowsOf, nativeContext } = require('./helpers');
+const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval, unparsablePython, rowsOf, nativeContext, holdLiveMapInPage, releaseFramesInPage } = require('./helpers');
 const { chosenEngines, engineChecks } = require('./engines/suite');
 
 
@@ -210,47 +210,15 @@ for (const name of chosenEngines()) {
 
     // Issue 25: while the slider moves, the 6×6 map on screen is painted on a canvas under its cells, which
     // follow when it rests. In each engine: the canvas's colour in every cell is the cell's at rest, and
-    // there is ink where its value sits. (Frame callbacks are held back after the last step, so the
-    // slider does not rest until the canvas has been read.)
+    // there is ink where its value sits (helpers.js, holdLiveMapInPage).
     check('while the slider moves, the map\'s canvas paints each cell\'s colour and value as the cells show them at rest', async () => {
       await driver.open(`${server.url}?section=temperature`);
       await driver.waitForLab();
-      const seen = await driver.evaluate(async () => {
-        const root = document.querySelector('attention-lab').shadowRoot;
-        const map = root.querySelector('[data-testid=temperature-heatmap]'), el = root.querySelector('[data-testid=temperature-slider]');
-        const frame = () => new Promise((r) => requestAnimationFrame(r));
-        map.scrollIntoView({ block: 'center' });
-        for (let i = 0; i < 60 && !map.hasAttribute('data-live'); i++) {   // steps until one is painted live
-          el.value = String(-30 - i);
-          el.dispatchEvent(new Event('input', { bubbles: true }));
-          await frame();
-        }
-        const request = window.requestAnimationFrame, held = [];
-        window.requestAnimationFrame = (callback) => held.push(callback);
-        el.value = '-100';
-        el.dispatchEvent(new Event('input', { bubbles: true }));
-        const live = map.hasAttribute('data-live');
-        const canvas = map.querySelector('canvas.mv-live'), g = canvas.getContext('2d');
-        const box = canvas.getBoundingClientRect(), ratio = canvas.width / box.width;
-        const painted = [...map.querySelectorAll('td.mv-cell')].map((td) => {
-          const b = td.getBoundingClientRect();
-          const px = (x, y) => [Math.round((x - box.left) * ratio), Math.round((y - box.top) * ratio)];
-          const fill = Array.from(g.getImageData(...px(b.left + 3, b.top + b.height / 2), 1, 1).data.slice(0, 3));
-          const [x0, y0] = px(b.left + b.width * 0.3, b.top + b.height * 0.35);
-          const text = g.getImageData(x0, y0, Math.round(b.width * 0.4 * ratio), Math.round(b.height * 0.3 * ratio)).data;
-          let ink = 0;
-          for (let k = 0; k < text.length; k += 4) if (Math.abs(text[k] - fill[0]) + Math.abs(text[k + 1] - fill[1]) + Math.abs(text[k + 2] - fill[2]) > 96) ink++;
-          return { fill, ink };
-        });
-        window.requestAnimationFrame = request;
-        request((t) => held.forEach((callback) => callback(t)));
-        while (map.hasAttribute('data-live')) await frame();
-        const rest = [...map.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));
-        return { live, painted, rest };
-      });
+      const seen = await driver.evaluate(holdLiveMapInPage, -100);
+      seen.rest = await driver.evaluate(releaseFramesInPage);
       assert.ok(seen.live, 'a step paints the map live');
-      assert.equal(seen.painted.length, 36);
-      seen.painted.forEach(({ fill, ink }, k) => {
+      assert.equal(seen.cells.length, 36);
+      seen.cells.forEach(({ fill, ink }, k) => {
         assert.deepEqual(fill, seen.rest[k], `cell ${k}: the canvas's colour is the cell's at rest`);
         assert.ok(ink > 4, `cell ${k}: the canvas drew its value`);
       });

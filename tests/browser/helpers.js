@@ -198,4 +198,47 @@ function drawnCellsInPage(selector) {
   });
 }
 
-module.exports = { shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+// Run in the page (page.evaluate, or a cross-engine driver's evaluate). The temperature slider's live map
+// (matrixView.drawLive): steps a frame apart until one is painted on the map's canvas, then one held step
+// to `position`; requestAnimationFrame's callbacks are held back after it, so the slider does not rest
+// until releaseFramesInPage. Returns whether that step was live and, for each cell, the canvas's colour
+// 3 px inside its left edge at half its height, the ink where its value sits (pixels far from that
+// colour) and the cell's own background colour meanwhile.
+async function holdLiveMapInPage(position) {
+  const root = document.querySelector('attention-lab').shadowRoot;
+  const map = root.querySelector('[data-testid=temperature-heatmap]'), slider = root.querySelector('[data-testid=temperature-slider]');
+  const step = (pos) => { slider.value = String(pos); slider.dispatchEvent(new Event('input', { bubbles: true })); };
+  map.scrollIntoView({ block: 'center' });
+  for (let i = 0; i < 60 && !map.hasAttribute('data-live'); i++) {
+    step(position + 30 - (i % 20));
+    await new Promise((r) => requestAnimationFrame(r));
+  }
+  window.__frame = window.requestAnimationFrame;
+  window.__held = [];
+  window.requestAnimationFrame = (callback) => window.__held.push(callback);
+  step(position);
+  const canvas = map.querySelector('canvas.mv-live'), g = canvas.getContext('2d');
+  const box = canvas.getBoundingClientRect(), ratio = canvas.width / box.width;
+  const px = (x, y) => [Math.round((x - box.left) * ratio), Math.round((y - box.top) * ratio)];
+  const cells = [...map.querySelectorAll('td.mv-cell')].map((td) => {
+    const b = td.getBoundingClientRect();
+    const fill = Array.from(g.getImageData(...px(b.left + 3, b.top + b.height / 2), 1, 1).data.slice(0, 3));
+    const text = g.getImageData(...px(b.left + b.width * 0.3, b.top + b.height * 0.35), Math.round(b.width * 0.4 * ratio), Math.round(b.height * 0.3 * ratio)).data;
+    let ink = 0;
+    for (let k = 0; k < text.length; k += 4) if (Math.abs(text[k] - fill[0]) + Math.abs(text[k + 1] - fill[1]) + Math.abs(text[k + 2] - fill[2]) > 96) ink++;
+    return { row: td.dataset.row, col: td.dataset.col, fill, ink, background: getComputedStyle(td).backgroundColor };
+  });
+  return { live: map.hasAttribute('data-live'), cells };
+}
+
+// Run in the page after holdLiveMapInPage: frames again (the held callbacks run in the next one), until
+// the slider has rested and the map's cells are written; returns each cell's background as [r, g, b].
+async function releaseFramesInPage() {
+  const map = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap]');
+  window.requestAnimationFrame = window.__frame;
+  requestAnimationFrame((t) => window.__held.forEach((callback) => callback(t)));
+  while (map.hasAttribute('data-live')) await new Promise((r) => requestAnimationFrame(r));
+  return [...map.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));
+}
+
+module.exports = { holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

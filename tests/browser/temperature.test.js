@@ -3,7 +3,7 @@
 'use strict';
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
-const { CELLS, launch, startServer, newPage, waitForLab, nativeEval, nativeContext } = require('./helpers');
+const { CELLS, launch, startServer, newPage, waitForLab, nativeEval, nativeContext, holdLiveMapInPage, releaseFramesInPage } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -256,50 +256,17 @@ test('a slider step changes only the numbers, marks and colours that moved, in p
 test('while the slider moves, the map\'s canvas paints the colours and values its cells show at rest', async () => {
   const { page, problems } = await open('temperature');
   const map = page.locator('[data-testid=temperature-heatmap]');
-  await map.evaluate((m) => { m.scrollIntoView({ block: 'center' }); return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); });
-  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap][data-fit]'));
-  // a drag's steps, the last one held: requestAnimationFrame's callbacks are held back after it, so the
-  // slider does not rest until the screenshot is taken
-  const painted = await slider(page).evaluate(async (el) => {
-    const mapEl = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap]');
-    for (const pos of [-40, -52, -64, -76]) {
-      el.value = String(pos);
-      el.dispatchEvent(new Event('input', { bubbles: true }));
-      await new Promise(requestAnimationFrame);
-    }
-    window.__frame = window.requestAnimationFrame;
-    window.__held = [];
-    window.requestAnimationFrame = (callback) => window.__held.push(callback);
-    el.value = '-88';
-    el.dispatchEvent(new Event('input', { bubbles: true }));
-    const canvas = mapEl.querySelector('canvas.mv-live'), g = canvas.getContext('2d');
-    const ratio = canvas.width / canvas.getBoundingClientRect().width, origin = canvas.getBoundingClientRect();
-    // each cell: the colour 3 px inside its left edge at half its height, and the ink where its text is
-    return [...mapEl.querySelectorAll('td.mv-cell')].map((td) => {
-      const b = td.getBoundingClientRect();
-      const at = (x, y) => Array.from(g.getImageData(Math.round((x - origin.left) * ratio), Math.round((y - origin.top) * ratio), 1, 1).data.slice(0, 3));
-      const fill = at(b.left + 3, b.top + b.height / 2);
-      const text = g.getImageData(Math.round((b.left + b.width * 0.3 - origin.left) * ratio), Math.round((b.top + b.height * 0.35 - origin.top) * ratio),
-        Math.round(b.width * 0.4 * ratio), Math.round(b.height * 0.3 * ratio)).data;
-      let ink = 0;
-      for (let k = 0; k < text.length; k += 4) if (Math.abs(text[k] - fill[0]) + Math.abs(text[k + 1] - fill[1]) + Math.abs(text[k + 2] - fill[2]) > 96) ink++;
-      return { row: td.dataset.row, col: td.dataset.col, fill, ink, transparent: getComputedStyle(td).backgroundColor };
-    });
-  });
+  // a drag's steps, the last one held: the slider does not rest until the screenshot is taken
+  const { live: moving, cells: painted } = await page.evaluate(holdLiveMapInPage, -88);
+  assert.ok(moving, 'the held step painted the map live');
   const live = await map.screenshot();
   assert.equal(await map.evaluate((m) => m.hasAttribute('data-live')), true, 'still moving at the screenshot');
-  // frames again: the callbacks held meanwhile run in the next one, and the slider rests
-  await page.evaluate(() => {
-    window.requestAnimationFrame = window.__frame;
-    requestAnimationFrame((t) => window.__held.forEach((callback) => callback(t)));
-  });
-  await page.waitForFunction(() => !document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-heatmap]').hasAttribute('data-live'));
-  const rest = await map.evaluate((m) => [...m.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).map(Number)));
+  const rest = await page.evaluate(releaseFramesInPage);
   assert.equal(painted.length, 36);
   painted.forEach((cell, k) => {
     assert.deepEqual(cell.fill, rest[k], `cell (${cell.row}, ${cell.col}): the canvas's colour is the cell's at rest`);
     assert.ok(cell.ink > 4, `cell (${cell.row}, ${cell.col}): the canvas drew its value`);
-    assert.equal(cell.transparent, 'rgba(0, 0, 0, 0)', 'the cells are transparent over the canvas while it paints');
+    assert.equal(cell.background, 'rgba(0, 0, 0, 0)', 'the cells are transparent over the canvas while it paints');
   });
   assert.equal(await weights(page), expected(10 ** (-88 / 100)));
   // the same picture, cell by cell: glyph edges differ by a fraction of a pixel (the canvas places glyphs
