@@ -131,6 +131,13 @@ async function clippedAt(width, inFrame) {
   for (const section of root.querySelectorAll('[data-section]')) {
     section.scrollIntoView({ block: 'start' });
     await frames(6);   // laid out, and the views refitted to their new width (a resize observed, then a frame)
+    // a part of the section with content-visibility: auto that holds drawings (a stepper's row) is fitted
+    // when the browser first lays it out again: brought near as a learner's scroll would, before it is measured
+    for (const part of section.querySelectorAll('.section-body > *, .stage-row')) {
+      if (getComputedStyle(part).contentVisibility !== 'auto' || !part.querySelector('.mv')) continue;
+      part.scrollIntoView({ block: 'start' });
+      await frames(6);
+    }
     for (const el of section.querySelectorAll('*')) measure(el);
   }
   win.scrollTo(0, 0);
@@ -569,6 +576,12 @@ for (const name of chosenEngines()) {
         for (const region of [root.querySelector('details.editor'), ...root.querySelectorAll('.section')]) {
           region.scrollIntoView({ block: 'start' });
           await frames(6);
+          // a part that holds drawings (a stepper's row) is fitted when the browser lays it out again: brought near
+          for (const part of region.querySelectorAll('.section-body > *, .stage-row')) {
+            if (getComputedStyle(part).contentVisibility !== 'auto' || !part.querySelector('.mv')) continue;
+            part.scrollIntoView({ block: 'start' });
+            await frames(6);
+          }
           await document.querySelector('attention-lab').updateComplete;
           for (const th of region.querySelectorAll('th.mv-col, th.mv-row')) {
             if (!th.getAttribute('title') || !th.checkVisibility() || th.closest('[data-label-stride]')) continue;

@@ -71,6 +71,14 @@ async function matrixHeads() {
     region.scrollIntoView({ block: 'start' });
     await frames(6);   // laid out, and the views refitted to their new width (a resize observed, then a frame)
     await document.querySelector('attention-lab').updateComplete;
+    // a view in a part of the section that is still off screen (a stepper's row: content-visibility)
+    // is fitted when the browser first lays it out: brought near, as a learner's scroll would
+    for (const mv of region.querySelectorAll('.mv')) {
+      if (!mv.checkVisibility() || mv.checkVisibility({ contentVisibilityAuto: true })) continue;
+      mv.scrollIntoView({ block: 'center' });
+      await frames(6);
+      await document.querySelector('attention-lab').updateComplete;
+    }
     region.querySelectorAll('.mv').forEach((mv, i) => {
       if (!mv.checkVisibility()) return;
       const text = (th) => `${th.textContent}${!mv.dataset.labelStride && th.scrollWidth > th.clientWidth ? '!' : ''}`;
