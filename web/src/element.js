@@ -65,8 +65,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
 
   constructor() {
     super();
-    this.attachShadow({ mode: 'open' });
-    this.shadowRoot.adoptedStyleSheets = [styleSheet()];
+    this.attachShadow({ mode: 'open' });   // its style sheet comes with the first render (adoptStyles)
     this.generation = 0;
     // Resolve when every section, and when the sections on screen, show the latest inputs (tests and
     // embedders may await them).
@@ -145,7 +144,14 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   }
 
   // A visible sentence instead of the content (bad attribute, engine that would not load).
+  // The element's style sheet (its CSS parsed the first time: about 30 ms on a phone-class CPU), adopted
+  // before anything is shown.
+  adoptStyles() {
+    if (!this.shadowRoot.adoptedStyleSheets.length) this.shadowRoot.adoptedStyleSheets = [styleSheet()];
+  }
+
   showMessage(text) {
+    this.adoptStyles();
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
     this.settleBuildWaiters();
   }
@@ -173,7 +179,13 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       // The example's attributes checked before anything loads (the book's inputs come from the engine).
       this.example(bookState({ values: [] }));
     } catch (e) { this.showMessage(e.message); return; }
-    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' })));
+    // The engine's download starts now; the style sheet follows in a task of its own (the first render
+    // runs in the task that evaluates this script: together they were one long task on a phone), and the
+    // loading line waits for it, hidden.
+    const styled = this.shadowRoot.adoptedStyleSheets.length > 0;
+    const loading = h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…', hidden: !styled });
+    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, loading));
+    if (!styled) nextTask().then(() => { this.adoptStyles(); loading.hidden = false; });
     let loaded;
     try {
       loaded = await loadEngine(kind, base);
@@ -197,6 +209,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   }
 
   build(section, engine, kind, generation, book) {
+    this.adoptStyles();
     let start;
     try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
