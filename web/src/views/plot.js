@@ -284,11 +284,23 @@ export function pointPlot(options) {
     dots.replaceChildren(...data.points.map((p, j) => svg('g', { class: 'plot-point', 'data-index': j },
       svg('circle', { cx: x(p.x).toFixed(1), cy: y(p.y).toFixed(1), r: '4.5' }),
       svg('text', { text: p.label || '' }))));
-    // the labels' widths as drawn (0 while hidden: then estimated), measured once per drawing
-    widths = [...dots.childNodes].map((g) => g.lastChild.getComputedTextLength());
-    if (widths.length) drewPoints = true;
+    // the labels placed at once with estimated widths, then at their widths as drawn (0 while hidden:
+    // then estimated), measured once per drawing. The measure waits for the scheduler's read phase: in a
+    // section the browser skips (a plot drawn off screen at load) until it is shown, whose frame lays it
+    // out anyway; a width read in the draw's task laid out every section built before it (70 ms at load,
+    // throttled 4×).
+    widths = [];
+    if (data.points.length) drewPoints = true;
     markerWidth = null;
     placeMarker(true);
+    const labels = [...dots.childNodes].map((g) => g.lastChild);
+    sched.measureThenWrite(() => ({ points: labels.map((t) => t.getComputedTextLength()), marker: markerLabel.getComputedTextLength() }),
+      (measured) => {
+        if (dots.firstChild?.lastChild !== labels[0]) return;   // drawn again since
+        widths = measured.points;
+        markerWidth = { text: markerLabel.textContent, w: measured.marker };
+        placeMarker(true);
+      }, frame.root);
   }
 
   // The labels: the marker's beside its diamond where no point is, then the points' clear of both, so
@@ -299,10 +311,9 @@ export function pointPlot(options) {
     const m = data.marker;
     if (m) {
       const mx = x(m.x), my = y(m.y), text = m.label || '';
-      // measured once per drawing and label, not per move: a width read after the move's writes would
-      // lay the page out again in the slider's frame (0 while hidden: measured again next time)
-      if (!markerWidth?.w || markerWidth.text !== text) markerWidth = { text, w: markerLabel.getComputedTextLength() };
-      const mw = markerWidth.w;
+      // measured once per drawing and label (draw), not per move: a width read after the move's writes
+      // would lay the page out again in the slider's frame; a new label is estimated until then
+      const mw = markerWidth?.text === text ? markerWidth.w : 0;
       const spot = [[11, -9, 'start'], [11, 17, 'start'], [-11, -9, 'end'], [-11, 17, 'end']].find(([dx, dy, a]) => {
         const b = labelBox([mx + dx, my + dy, a], text, mw);
         return items.every((o) => o.px < b.x0 - 5 || o.px > b.x1 + 5 || o.py < b.y0 - 5 || o.py > b.y1 + 5);
