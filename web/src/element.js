@@ -143,13 +143,13 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     return attr === null || attr.trim() === '' ? defaultBase() : engineBaseFolder(attr);
   }
 
-  // A visible sentence instead of the content (bad attribute, engine that would not load).
   // The element's style sheet (its CSS parsed the first time: about 30 ms on a phone-class CPU), adopted
   // before anything is shown.
   adoptStyles() {
     if (!this.shadowRoot.adoptedStyleSheets.length) this.shadowRoot.adoptedStyleSheets = [styleSheet()];
   }
 
+  // A visible sentence instead of the content (bad attribute, engine that would not load).
   showMessage(text) {
     this.adoptStyles();
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
