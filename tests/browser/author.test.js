@@ -9,7 +9,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, cellLine, launch, startServer, newPage, waitForLab, shownCells } = require('./helpers');
+const { ROOT, cellLine, launch, startServer, newPage, waitForLab, shownCells, layOutEverySection } = require('./helpers');
 
 const CASES = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests/fixtures/author_cases.json'), 'utf8')).cases;
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -289,12 +289,10 @@ test('the iframe snippet\'s height for each section fits embed.html\'s content a
   for (const section of sections) {
     await page.goto(`${server.url}embed.html?section=${section}&theme=light`);
     await waitForLab(page, 60000);
-    // every section laid out (content-visibility), the math and fonts in
-    await page.evaluate(async () => {
-      await document.fonts.ready;
-      for (const s of document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')) { s.scrollIntoView(); await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))); }
-      await document.querySelector('attention-lab').updateComplete;
-    });
+    // the math and fonts in, and every section and every part of one laid out (content-visibility: a
+    // part not yet near the screen has a placeholder's height, the stepper's rows 40rem each)
+    await page.evaluate(() => document.fonts.ready);
+    await layOutEverySection(page);
     measured[section] = await page.evaluate(() => Math.ceil(document.querySelector('attention-lab').getBoundingClientRect().bottom + window.scrollY));
   }
   for (const section of sections) {
