@@ -157,20 +157,24 @@ function nativeContext(T) {
 // to element (a section coming into view grows from its 1500 px placeholder), and axe reads the colour
 // behind a text at coordinates another section's button has moved into (seen with the train section's
 // labels and §3.6's Run button).
+// Also before reading every drawing's fit: a view in a part is fitted when the part is first laid out at the
+// page's width. layOutEverySectionInPage runs in the page (page.evaluate, or a cross-engine driver's).
 async function layOutEverySection(page) {
-  await page.evaluate(async () => {
-    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    const task = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = r; ch.port2.postMessage(0); });
-    // the page a screen at a time (a section's parts are laid out as they come near, too); the height
-    // is read again at each step, as laid-out parts grow or shrink
-    for (let y = 0; y < document.documentElement.scrollHeight; y += Math.round(innerHeight * 0.75)) {
-      window.scrollTo(0, y);
-      await frames();
-    }
-    window.scrollTo(0, 0);
-    await Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete));
-    await frames(); await task(); await task();   // the sideways-scroll reads the last parts laid out set off
-  });
+  await page.evaluate(layOutEverySectionInPage);
+}
+async function layOutEverySectionInPage() {
+  const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const task = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = r; ch.port2.postMessage(0); });
+  // the page a screen at a time (a section's parts are laid out as they come near, too); the height
+  // is read again at each step, as laid-out parts grow or shrink
+  for (let y = 0; y < document.documentElement.scrollHeight; y += Math.round(innerHeight * 0.75)) {
+    window.scrollTo(0, y);
+    await frames();
+  }
+  window.scrollTo(0, 0);
+  await Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete));
+  await frames(); await task(); await task();   // the sideways-scroll reads the last parts laid out set off
+  return true;
 }
 
 // The ω₂₂ question holds §3.4.1's stepper before ω₂₂ (predict, then see): its "Just show me" lets the
@@ -241,4 +245,4 @@ async function releaseFramesInPage() {
   return [...map.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));
 }
 
-module.exports = { holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+module.exports = { holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
