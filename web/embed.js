@@ -64,17 +64,22 @@
     }
   }
 
-  let last = -1;
+  if (window.parent === window) return;   // opened on its own: no frame to fit
+  let last = -1, queued = false;
   // The content's own height (the element's bottom plus the body's bottom margin), not the document's
   // scrollHeight, which is never less than the iframe: the iframe must shrink when the content does.
   const post = () => {
+    queued = false;
     const height = Math.ceil(shown.getBoundingClientRect().bottom + window.scrollY + parseFloat(getComputedStyle(document.body).marginBottom || '0'));
-    if (height === last || window.parent === window) return;
+    if (height === last) return;
     last = height;
     // Only the height, only to the embedding window: to its origin when given, else to any ('*'), as
     // embedders' origins are not known.
     window.parent.postMessage({ type: 'attention-lab:height', height }, parentOrigin || '*');
   };
-  new ResizeObserver(post).observe(shown);
+  // measured in a task of its own, not inside the observer's delivery: a layout read there can lay out
+  // more of the page within the delivery, which WebKit reports as "ResizeObserver loop completed with
+  // undelivered notifications" (the element's own observers wait too: views/nodes.js's onResize)
+  new ResizeObserver(() => { if (!queued) { queued = true; setTimeout(post); } }).observe(shown);
   post();
 })();

@@ -57,7 +57,8 @@ class Driver {
     // the math fonts the page asked for come in first: leaving mid-download is reported as an error
     // (Firefox: "downloadable font: download failed"), the page's fault or not
     if (this.opened) await this.evaluate(() => document.fonts.ready.then(() => true)).catch(() => {});
-    if (this.recordsInPage) this.earlierProblems.push(...await this.recordedProblems());
+    // (each tagged with the page it came from: a problem after a check's end is read with the next check's)
+    if (this.recordsInPage) this.earlierProblems.push(...(await this.recordedProblems()).map((p) => `${p} (on ${this.url})`));
     this.url = null;   // until it has loaded
     await this.goto(url);
     this.opened = true;
@@ -151,15 +152,24 @@ class Driver {
   // the way in (content-visibility), drawings drawn when seen and late fonts can move it after a measurement.
   click(testId) { return this.clickOn(`[data-testid="${testId}"]`); }
   async clickOn(selector) {
-    let last = await this.centerOf(selector);
-    for (let tries = 0; tries < 20; tries++) {
-      await this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
-      const now = await this.centerOf(selector);
-      const still = now.x === last.x && now.y === last.y;
-      last = now;
-      if (still && now.hit) break;
+    for (let attempt = 1; ; attempt++) {
+      let last = await this.centerOf(selector);
+      for (let tries = 0; tries < 20; tries++) {
+        await this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))));
+        const now = await this.centerOf(selector);
+        const still = now.x === last.x && now.y === last.y;
+        last = now;
+        if (still && now.hit) break;
+      }
+      // the element notes the click it gets: on a loaded machine the page can still move between the
+      // last measurement and the driver's click, which then lands beside it and is tried again
+      await this.evaluate(`(selector) => { const el = (${BY_SELECTOR})(selector); el.__clicked = false;
+        el.addEventListener('click', () => { el.__clicked = true; }, { once: true, capture: true }); return true; }`, selector);
+      await this.clickAt(last.x, last.y);
+      const landed = await this.evaluate(`(selector) => (${BY_SELECTOR})(selector).__clicked`, selector);
+      if (landed) return;
+      if (attempt === 3) throw new Error(`${this.name}: three clicks at the middle of ${selector} landed beside it (last at ${last.x}, ${last.y})`);
     }
-    await this.clickAt(last.x, last.y);
   }
 
   // The pointer moved onto the middle of the first element that selector matches.
