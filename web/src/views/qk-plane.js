@@ -4,6 +4,7 @@
 // For another d_out a sentence says why there is no drawing. Computes nothing but screen positions.
 import { el, svg, setText } from './nodes.js';
 import { fixed } from './format.js';
+import { sched } from './schedule.js';
 
 const SIZE = 320, PAD = 34;   // the square drawing, in SVG units
 const sub = (n) => String(n).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
@@ -18,7 +19,11 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
   const scoreList = el('ul', { class: 'qk-scores' });
   const root = el('figure', { class: 'qk-plane', 'data-testid': testid }, title, drawing, scoreList, note);
 
-  function update({ queries, keys, scores, words, row = 1 }) {
+  // drawn when on screen (or in a slice of a later task): its sixty-odd SVG nodes were a third of
+  // §3.4.1's first update, which brings the page's first numbers
+  function update(next) { sched.drawWhenSeen(root, () => draw(next)); }
+
+  function draw({ queries, keys, scores, words, row = 1 }) {
     const d = keys.shape[1], query = row + 1;
     const vals = queries.values.slice(row * d, (row + 1) * d);
     const q = { values: vals, texts: vals.map(String) };
