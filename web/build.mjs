@@ -142,14 +142,13 @@ const mathModule = {
 };
 
 // web/src/bundled-files.js (null) in the classic script; in the ES module build, in its place, the files as imports the
-// host's bundler follows (kept as written, relative to attention-lab.mjs): the engines, the loader and
+// host's bundler follows (kept as written, relative to attention-lab.mjs): the engines and
 // KaTeX as dynamic imports of the .mjs copies written below, the fonts as imports of the .woff2 files
 // (Vite makes them asset URLs; esbuild with its file loader, README's one line), and the worker as
 // new Worker(new URL(…, import.meta.url)), which Vite bundles.
 const FILES_ESM = [
   ...fonts.map((f, i) => `import font${i} from './katex/fonts/${f.file}';`),
   'export const BUNDLED_FILES = {',
-  "  loader: () => import('./engine/loader.mjs'),",
   "  engines: { simd: () => import('./engine/attention-lab-simd.mjs'), scalar: () => import('./engine/attention-lab-scalar.mjs') },",
   "  katex: () => import('./katex-lib.mjs'),",
   `  fonts: { ${fonts.map((f, i) => `${JSON.stringify(f.file)}: font${i}`).join(', ')} },`,
@@ -166,6 +165,20 @@ function filesModule(esm) {
     },
   };
 }
+
+// A UMD script as an ES module: it declares module, exports, define and require as its own (undefined)
+// names, so a bundler sees no CommonJS in its tail and never tries to resolve Node's require("path").
+const CJS_NAMES = 'const module = undefined, exports = undefined, define = undefined, require = undefined;';
+
+// bindings/loader.js, the engine's loader, as a module of both bundles (web/src/engine.js imports it):
+// its default export is the API it defines as self.AttentionLabEngine.
+const loaderModule = {
+  name: 'attention-lab-loader',
+  setup(b) {
+    b.onLoad({ filter: /bindings[\\/]loader\.js$/ }, (args) => ({
+      contents: `${CJS_NAMES}\n${read(args.path)}\nexport default globalThis.AttentionLabEngine;\n`, loader: 'js' }));
+  },
+};
 
 // The element's own style sheets (element.css, views.css, learn.css) come in as text, minified unless
 // --dev: their comments are for readers (about 3 KB gzip of the bundle). Whitespace and comments only:
@@ -193,7 +206,7 @@ const result = await esbuild.build({
   minify: !dev,
   sourcemap: dev ? false : 'linked',
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, limitsModule, mathModule, minifiedCss, filesModule(false)],
+  plugins: [katexAssets, integrityModule, limitsModule, mathModule, minifiedCss, loaderModule, filesModule(false)],
   banner: { js: '/* attention-lab.js: defines <attention-lab>, an interactive chapter 3 of "Build a Large Language Model (From Scratch)". Built by web/build.mjs from web/src/ (esbuild); KaTeX (MIT) comes from katex-lib.js beside it. */' },
   metafile: true,
   logLevel: 'warning',
@@ -201,19 +214,17 @@ const result = await esbuild.build({
 const bundleBytes = fs.statSync(path.join(out, 'attention-lab.js')).size;
 
 // The ES module entry for bundlers (package.json's "module" and "import"): the same sources, with
-// "attention-lab-files" as imports, plus ES module copies of the scripts it imports. A copy declares
-// module, exports, define and require as its own (undefined) names, so a bundler sees no CommonJS in the
-// UMD tails and never tries to resolve the engine's require("fs") (Node's branch, never taken there).
+// "attention-lab-files" as imports, plus ES module copies of the scripts it imports (each with CJS_NAMES,
+// so a bundler never tries to resolve the engine's require("fs"), Node's branch, never taken there).
 await esbuild.build({
   entryPoints: [path.join(root, 'web/src/element.js')],
   outfile: path.join(out, 'attention-lab.mjs'),
   bundle: true, format: 'esm', target: ['es2020'], minify: !dev,
   loader: { '.css': 'text', '.py': 'text' },
-  plugins: [katexAssets, integrityModule, limitsModule, mathModule, minifiedCss, filesModule(true)],
+  plugins: [katexAssets, integrityModule, limitsModule, mathModule, minifiedCss, loaderModule, filesModule(true)],
   banner: { js: '/* attention-lab.mjs: <attention-lab> as an ES module for bundlers (Vite, esbuild, webpack); the engines, KaTeX and its fonts are imports beside it. Built by web/build.mjs. */' },
   logLevel: 'warning',
 });
-const CJS_NAMES = 'const module = undefined, exports = undefined, define = undefined, require = undefined;';
 const withoutBom = (text) => text.replace(/^\uFEFF/, '');
 fs.writeFileSync(path.join(out, 'katex-lib.mjs'), [
   '/* katex-lib.mjs: KaTeX (MIT, https://katex.org) for attention-lab.mjs; built by web/build.mjs. */',

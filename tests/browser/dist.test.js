@@ -190,7 +190,7 @@ test('npm install of the tarball + esbuild: configure({base}) or engine-base loa
   assert.ok(!fs.existsSync(path.join(site, 'engine')), 'no engine beside the bundles');
   for (const [file, cell] of [['configure.html', '3.4.1/attn_weights_2'], ['attribute.html', '3.4.2/sa_v2']]) {
     const { requested } = await showsTheBook(site, file, cell);
-    assert.ok(requested.includes('/vendor/lab/engine/loader.js'), `${file}: the engine came from vendor/lab/`);
+    assert.ok(requested.includes('/vendor/lab/engine/attention-lab-simd.js'), `${file}: the engine came from vendor/lab/`);
     assert.ok(!requested.some((p) => p.startsWith('/engine/')), `${file}: nothing asked beside the bundle`);
   }
 });

@@ -1,20 +1,13 @@
 // Loads the wasm engine (from the element's approved folder, base-url.js) and is the page's one route
 // to it: sectionData, one call per section and update, returning every value, shape and print the
 // section shows.
-import { loadScript, scriptURL, integrityOf, loadFailure } from './trusted.js';
+import { scriptURL, integrityOf, loadFailure } from './trusted.js';
 import { bundled, BUNDLED_FILES } from './base-url.js';
-
-// engine/loader.js of each folder, loaded once (the loader takes the engine files' folder as an option,
-// so any loaded copy serves every approved folder).
-const loaderScripts = new Map();
-function loadLoaderScript(base) {
-  if (self.AttentionLabEngine) return Promise.resolve();
-  if (!loaderScripts.has(base)) {
-    loaderScripts.set(base, loadScript(base, 'engine/loader.js'));
-    loaderScripts.get(base).catch(() => loaderScripts.delete(base));
-  }
-  return loaderScripts.get(base);
-}
+// The engine's loader (bindings/loader.js, its one source; engine/loader.js is the Worker's copy) is
+// part of this bundle, so the engine file's download starts when the element first renders: fetched
+// as a script of its own, it cost a round trip before the engine's (15-25 ms from a local server).
+// (web/build.mjs makes the script a module whose default export is the API it defines)
+import loader from '../../bindings/loader.js';
 
 // What the loader needs to load an engine file as the element does: the element's Trusted Types policy
 // (its one policy name) and the build's hash of each engine file.
@@ -34,26 +27,23 @@ function engineFileOptions(base) {
 const engines = new Map();
 export function loadEngine(kind, base) {
   const key = `${kind} ${base}`;
-  if (!engines.has(key) && bundled(base)) {
-    // the ES module build: the loader and the engines come in as the host's bundler emitted them
-    engines.set(key, BUNDLED_FILES.loader().then(({ default: api }) => api.load({ kind: kind === 'auto' ? api.best() || undefined : kind, factories: BUNDLED_FILES.engines })));
-    engines.get(key).catch(() => engines.delete(key));
+  const chosen = kind === 'auto' ? loader.best() || undefined : kind;   // (else the loader reads ?engine= of the host's URL)
+  if (engines.has(key)) return engines.get(key);
+  let started;
+  if (bundled(base)) {
+    // the ES module build: the engines come in as the host's bundler emitted them
+    started = loader.load({ kind: chosen, factories: BUNDLED_FILES.engines });
+  } else {
+    const options = engineFileOptions(base);
+    started = loader.load({ ...options, kind: chosen }).catch(async (e) => {
+      // an engine file that did not load: tell a changed file from a missing one
+      if (e && e.engineUrl) throw await loadFailure(e.engineUrl, options.integrity[e.engineUrl.slice(options.base.length)]);
+      throw e;
+    });
   }
-  if (!engines.has(key)) {
-    // "auto" asks for the best engine explicitly: the loader would otherwise read ?engine= from the
-    // URL of whatever page embeds us (our own pages pass it as the engine attribute instead).
-    engines.set(key, loadLoaderScript(base).then(() => {
-      const api = self.AttentionLabEngine;
-      const options = engineFileOptions(base);
-      return api.load({ ...options, kind: kind === 'auto' ? api.best() || undefined : kind }).catch(async (e) => {
-        // an engine file that did not load: tell a changed file from a missing one
-        if (e && e.engineUrl) throw await loadFailure(e.engineUrl, options.integrity[e.engineUrl.slice(options.base.length)]);
-        throw e;
-      });
-    }));
-    engines.get(key).catch(() => engines.delete(key));   // a later element may retry
-  }
-  return engines.get(key);
+  engines.set(key, started);
+  started.catch(() => engines.delete(key));   // a later element may retry
+  return started;
 }
 
 const toNumber = (v) => (v === 'inf' ? Infinity : v === '-inf' ? -Infinity : v === 'nan' ? NaN : v);
