@@ -19,7 +19,7 @@ import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
 import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
 import LEARN_CSS from './learn/learn.css';
-import { learnHub, exercisesOn } from './learn/index.js';
+import { learnHub, exercisesOn, openStorage } from './learn/index.js';
 
 // The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -186,6 +186,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const loading = h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…', hidden: !styled });
     this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, loading));
     if (!styled) nextTask().then(() => { this.adoptStyles(); loading.hidden = false; });
+    nextTask().then(openStorage);   // (the learner's answers are read at the build: learn/progress.js)
     let loaded;
     try {
       loaded = await loadEngine(kind, base);

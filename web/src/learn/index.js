@@ -7,6 +7,7 @@ import { dispatchAnswer } from './answer-event.js';
 import { answeredEntry } from './prompt.js';
 
 export { predictPrompt } from './prompt.js';
+export { openStorage } from './progress.js';
 
 // exercises attribute -> on (true) / off (false); anything else throws the sentence to show.
 export function exercisesOn(value) {
