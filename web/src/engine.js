@@ -27,8 +27,8 @@ function engineFileOptions(base) {
 const engines = new Map();
 export function loadEngine(kind, base) {
   const key = `${kind} ${base}`;
-  const chosen = kind === 'auto' ? loader.best() || undefined : kind;   // (else the loader reads ?engine= of the host's URL)
   if (engines.has(key)) return engines.get(key);
+  const chosen = kind === 'auto' ? loader.best() || undefined : kind;   // (else the loader reads ?engine= of the host's URL)
   let started;
   if (bundled(base)) {
     // the ES module build: the engines come in as the host's bundler emitted them
