@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
-const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage } = require('./helpers');
+const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage, layOutEverySection } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -330,6 +330,9 @@ test('screenshots of the batched section and the plane at 1280 and 390 px', asyn
     await page.locator('[data-section=batched] .debug').screenshot({ path: path.join(SCREENSHOTS, `batched-debug-${width}.png`) });
     await page.goto(`${server.url}?section=step-by-step`);
     await waitForLab(page);
+    // every part laid out first: the parts above the plane at their placeholders' heights would move it
+    // while the screenshot is taken (scroll anchoring keeps a learner's view still, not the shot's box)
+    await layOutEverySection(page);
     await page.locator('[data-testid=qk-plane]').screenshot({ path: path.join(SCREENSHOTS, `qk-plane-${width}.png`) });
     await page.goto(`${server.url}?section=causal`);
     await waitForLab(page);

@@ -15,20 +15,16 @@ const sup = (n) => String(n).replace(/\d/g, (c) => '⁰¹²³⁴⁵⁶⁷⁸⁹'
 export function qkPlane({ testid = 'qk-plane' } = {}) {
   const title = el('p', { class: 'qk-title' });
   const note = el('p', { class: 'note', 'data-testid': `${testid}-note` });
-  const drawing = svg('svg', { viewBox: `0 0 ${SIZE} ${SIZE}`, role: 'img' });
+  const LABELS = 110;   // right of the square plot, a column of labels
+  const drawing = svg('svg', { viewBox: `0 0 ${SIZE + LABELS} ${SIZE}`, role: 'img' });
   const scoreList = el('ul', { class: 'qk-scores' });
   const root = el('figure', { class: 'qk-plane', 'data-testid': testid }, title, drawing, scoreList, note);
 
-  // drawn when on screen (or in a slice of a later task): its sixty-odd SVG nodes were a third of
-  // §3.4.1's first update, which brings the page's first numbers
-  function update(next) { sched.drawWhenSeen(root, () => draw(next)); }
-
-  function draw({ queries, keys, scores, words, row = 1 }) {
+  // The texts and the drawing's box at once; the arrows (sixty-odd SVG nodes, a third of §3.4.1's first
+  // update, which brings the page's first numbers) when on screen or in a slice of a later task. The
+  // figure's height is set by the texts and the box, so the arrows coming in move nothing on the page.
+  function update({ queries, keys, scores, words, row = 1 }) {
     const d = keys.shape[1], query = row + 1;
-    const vals = queries.values.slice(row * d, (row + 1) * d);
-    const q = { values: vals, texts: vals.map(String) };
-    keys = { ...keys, texts: keys.values.map(String) };
-    const omega = { values: scores.values.slice(row * scores.shape[1], (row + 1) * scores.shape[1]) };
     if (d !== 2) {
       root.dataset.drawn = 'false';
       drawing.replaceChildren();
@@ -36,11 +32,27 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
       scoreList.replaceChildren();
       setText(title, '');
       setText(note, `With d_out = ${d}, each query and key has ${d} number${d === 1 ? '' : 's'}: a point of a plane needs exactly 2, so this drawing of q⁽${sup(query)}⁾ and the keys appears when d_out = 2 (the book’s).`);
+      sched.drawWhenSeen(root, () => {});   // (an arrows' draw still waiting is moot)
       return;
     }
     root.dataset.drawn = 'true';
     drawing.style.display = '';
     setText(note, '');
+    const n = keys.shape[0];
+    setText(title, `q⁽${sup(query)}⁾ (blue) and the keys (orange) in the plane. Each dotted line drops a key onto q⁽${sup(query)}⁾’s line: ω${sub(query)}ⱼ = |q⁽${sup(query)}⁾| × the length of that shadow, negative when it falls behind the origin. Aligned and long means a large score.`);
+    drawing.setAttribute('aria-label', `q⁽${sup(query)}⁾ and the ${n} keys as arrows from the origin; the scores are listed below the drawing.`);
+    const omega = scores.values.slice(row * scores.shape[1], (row + 1) * scores.shape[1]);
+    const items = [];
+    for (let j = 0; j < n; j++) items.push(el('li', { 'data-key': j, text: `k⁽${sup(j + 1)}⁾ ${words[j]}: ω${sub(query)}${sub(j + 1)} = ${fixed(Number(omega[j]), 4)}` }));
+    scoreList.replaceChildren(...items);
+    sched.drawWhenSeen(root, () => drawArrows({ queries, keys, words, row }));
+  }
+
+  function drawArrows({ queries, keys, words, row }) {
+    const d = 2, query = row + 1;
+    const vals = queries.values.slice(row * d, (row + 1) * d);
+    const q = { values: vals, texts: vals.map(String) };
+    keys = { ...keys, texts: keys.values.map(String) };
     const n = keys.shape[0];
     const kx = (j) => Number(keys.values[2 * j]), ky = (j) => Number(keys.values[2 * j + 1]);
     const [qx, qy] = q.values.map(Number);
@@ -51,9 +63,8 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
     const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
     const span = Math.max(x1 - x0, y1 - y0) * 1.1 || 1;
     const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-    const PLOT = SIZE - 2 * PAD, LABELS = 110;   // the square plot, then a column of labels to its right
+    const PLOT = SIZE - 2 * PAD;   // the square plot (LABELS right of it)
     const px = (x) => PAD + ((x - cx) / span + 0.5) * PLOT, py = (y) => PAD + (0.5 - (y - cy) / span) * PLOT;
-    drawing.setAttribute('viewBox', `0 0 ${SIZE + LABELS} ${SIZE}`);
     const qLen2 = qx * qx + qy * qy;
     const arrowTo = (x, y, head) => svg('line', { x1: px(0), y1: py(0), x2: px(x), y2: py(y), 'marker-end': `url(#${head})` });
     const marker = (id, fill) => svg('marker', { id, viewBox: '0 0 10 10', refX: 9, refY: 5, markerWidth: 6, markerHeight: 6, orient: 'auto' },
@@ -98,11 +109,6 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
       svg('title', { text: `q⁽${sup(query)}⁾ = [${q.texts[0]}, ${q.texts[1]}]` }), arrowTo(qx, qy, `${testid}-q`),
       svg('text', { x: px(qx) - 6, y: py(qy) - 6, 'text-anchor': 'end', text: `q⁽${sup(query)}⁾` })));
     drawing.replaceChildren(...parts);
-    drawing.setAttribute('aria-label', `q⁽${sup(query)}⁾ and the ${n} keys as arrows from the origin; the scores are listed below the drawing.`);
-    setText(title, `q⁽${sup(query)}⁾ (blue) and the keys (orange) in the plane. Each dotted line drops a key onto q⁽${sup(query)}⁾’s line: ω${sub(query)}ⱼ = |q⁽${sup(query)}⁾| × the length of that shadow, negative when it falls behind the origin. Aligned and long means a large score.`);
-    const items = [];
-    for (let j = 0; j < n; j++) items.push(el('li', { 'data-key': j, text: `k⁽${sup(j + 1)}⁾ ${words[j]}: ω${sub(query)}${sub(j + 1)} = ${fixed(Number(omega.values[j]), 4)}` }));
-    scoreList.replaceChildren(...items);
   }
   return { el: root, update };
 }
