@@ -221,8 +221,8 @@ function build(ctx) {
 
   let updates = 0;   // how many updates have asked for the drawings (drawViews)
   // Every drawing of the section, from the engine's answer R.
-  function drawViews(R, words, d_in, dk) {
-    const { keys, values } = R;
+  function drawViews(R, words) {
+    const { keys, values } = R, d_in = R.inputs.shape[1], dk = keys.shape[1];
     const dOut = dims(dk, 'd'), inDims = dims(d_in, 'x'), n = R.inputs.shape[0];
     views.x.update(drawn(R.inputs, words, inDims));
     for (const [key, name] of [['Wq', 'W_query'], ['Wk', 'W_key'], ['Wv', 'W_value']]) views[key].update(drawn(R[name], inDims, dOut));
@@ -261,7 +261,7 @@ function build(ctx) {
     // the drawings, after the text in the load's first pass (ctx.afterText): they are most of this
     // update, and the text holds the page's first numbers. Only the latest update's draw runs.
     const mine = ++updates;
-    ctx.afterText(() => { if (mine === updates) drawViews(R, words, d_in, dk); });
+    ctx.afterText(() => { if (mine === updates) drawViews(R, words); });
     const shape = (t) => t.shape.join('×');
     const stage = (drawing, text) => h('a', { href: '#step-by-step', 'data-drawing': drawing, class: 'pipeline-stage' }, text);
     ask.update(D, words);
