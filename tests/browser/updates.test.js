@@ -197,13 +197,15 @@ test('a listing the learner opened stays open through an edit', async () => {
   assert.deepEqual(problems, []);
 });
 
-test('at load the first numbers come before the views off screen are drawn, and updateComplete waits for all of them', async () => {
+test('at load the first numbers come before §3.4.1\'s drawings and the views off screen are drawn, and updateComplete waits for all of them', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });
   // When z(2)'s 0.3061 first shows in the page (a code cell's output, in §3.4.1's first update), how
   // many numbers the views far below it (§3.4.1's context vectors) and in the closed editor show.
   // They wait for the IntersectionObserver or for the slices after that task (scheduler.js's
   // holdUnseenDraws): drawn in that task, the first numbers waited for every view of the section.
+  // §3.4.1's drawings (its views' updates, the stepper's steps) come in a task after the frame that
+  // shows its text (ctx.afterText): the stepper still has its one placeholder step then.
   await page.addInitScript(() => {
     window.__atFirstNumber = null;
     const attach = () => {
@@ -229,7 +231,8 @@ test('at load the first numbers come before the views off screen are drawn, and 
           editor: shown('details.editor [data-matrix] td.mv-cell:not([data-row="0"])'),
           // the closed editor's body (its fields and preview) is built after the first numbers
           editorShell: root.querySelectorAll('details.editor > summary').length, editorFields: root.querySelectorAll('details.editor input').length,
-          contextViews: root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]').length };
+          contextViews: root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]').length,
+          stepperSteps: root.querySelectorAll('[data-testid=projection-stepper] .stepper-dot').length };
       });
       watch.observe(lab.shadowRoot, { subtree: true, childList: true, characterData: true });
     };
@@ -239,9 +242,10 @@ test('at load the first numbers come before the views off screen are drawn, and 
   await page.waitForFunction(() => window.__atFirstNumber !== null);
   const atFirst = await page.evaluate(() => window.__atFirstNumber);
   assert.ok(atFirst.contextViews > 0, JSON.stringify(atFirst));
-  assert.deepEqual({ contextVecs: atFirst.contextVecs, editor: atFirst.editor, editorShell: atFirst.editorShell, editorFields: atFirst.editorFields },
-    { contextVecs: 0, editor: 0, editorShell: 1, editorFields: 0 });
+  assert.deepEqual({ contextVecs: atFirst.contextVecs, editor: atFirst.editor, editorShell: atFirst.editorShell, editorFields: atFirst.editorFields, stepperSteps: atFirst.stepperSteps },
+    { contextVecs: 0, editor: 0, editorShell: 1, editorFields: 0, stepperSteps: 1 });
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.ok(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('[data-testid=projection-stepper] .stepper-dot').length) > 1);
   // by updateComplete the editor is whole: a word and 3 numbers for each of the 6 tokens, the seed and d_out
   assert.equal(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('details.editor input').length), 6 * 4 + 2);
   const after = await page.evaluate(() => {

@@ -234,6 +234,13 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
         }
         return answers.get(key);
       },
+      // Work a section's update leaves until its text is in (its drawings): in the first pass, in a task
+      // after the next frame, so that the frame shows the text, and with it the page's first numbers,
+      // sooner, and the load's tasks stay short; in any later update, at once (an edit's frame shows both).
+      afterText: (fn) => {
+        if (!loading) { fn(); return; }
+        laterWork.push(nextFrame().then(nextTask).then(() => { if (this.generation === generation) try { fn(); } catch (e) { fail(e); } }));
+      },
       // The same, or null when neither the answer nor the words changed since this section last showed
       // it: the section then has nothing to update.
       changedData: (id, extra = {}) => {
@@ -285,6 +292,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
           } finally {
             if (first) { deferMath(-1); holdUnseenDraws(false); loading = false; }
           }
+          if (first) await Promise.all(laterWork);   // the drawings the updates left for after their text
           if (first) await drainMath();
           if (first && this.generation === generation) for (const s of sections) keyboardScroll(s.el);   // math rendered: what scrolls now
           await drawingSettled();
@@ -305,6 +313,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     this.changedExample?.clear();
     let edits = 0;
     let loading = true;        // the first pass: it shows every section, one per task, in page order
+    const laterWork = [];      // what the first pass's updates left for a task after their text (afterText)
     const shows = new Map();   // section -> the edit it shows
     const updateSection = (s) => {
       if (this.generation !== generation || shows.get(s) === edits) return;

@@ -148,9 +148,16 @@ function later(region, node, job) {
 // Inside a region off screen, it waits until the region is shown (reading it would lay out what the
 // browser skipped, a whole section: 50 ms throttled 4×); a region shown later is laid out by its frame.
 const untilShown = new Map();   // skipped region or part -> Map(node -> latest job)
+// (queued when the next frame has come, not now: a part added since the last frame has had no
+// contentvisibilityautostatechange yet, so whether the browser skips it is not known before then)
+const forNextFrame = [];
+let frameWait = null;
 export function measureAfterFrame(read, write, node) {
-  const job = { read, write, untilShown: true };
-  if (!parkUntilShown(node, job)) readAfterFrame(node, job);
+  forNextFrame.push([node, { read, write, untilShown: true }]);
+  frameWait ||= nextFrame().then(() => {
+    frameWait = null;
+    for (const [node, job] of forNextFrame.splice(0)) if (!parkUntilShown(node, job)) readAfterFrame(node, job);
+  });
 }
 // (every such read of a page in one task: the frame laid them all out, so together they cost one layout
 // at most, where a task each would lay the page out again after each one's writes)
@@ -286,12 +293,14 @@ export function scrollIntoViewSettled(node, block = 'start') {
   const learner = () => { stop = true; };
   const INPUTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
   for (const type of INPUTS) addEventListener(type, learner, { capture: true, passive: true, once: true });
+  // (scrolled again only when it moved: a scroll drops the browser's scroll anchor, which otherwise
+  // holds the target in place as the parts above it are laid out, and one made in the frame that lays
+  // them out let the target jump by their change for a frame)
   const check = () => {
     if (!stop && node.isConnected && frames++ < 60) {
-      node.scrollIntoView({ block });
       const now = node.getBoundingClientRect().top;
-      still = Math.abs(now - top) < 1 ? still + 1 : 0;
-      top = now;
+      if (Math.abs(now - top) < 1) still++;
+      else { still = 0; node.scrollIntoView({ block }); top = node.getBoundingClientRect().top; }
       if (still < 6) { requestAnimationFrame(check); return; }
     }
     for (const type of INPUTS) removeEventListener(type, learner, { capture: true });
@@ -322,7 +331,7 @@ function viewFrame(fn) {
 
 // Resolves when no draw and no read waits any more (the page's updateComplete includes it).
 export async function drawingSettled() {
-  while (drawing || draining || viewFrames.size) { await drawing; await draining; await Promise.all(viewFrames); }
+  while (drawing || draining || frameWait || viewFrames.size) { await drawing; await frameWait; await draining; await Promise.all(viewFrames); }
 }
 
 // What the drawing views are given (views/index.js's useScheduler).

@@ -219,21 +219,10 @@ function build(ctx) {
     target.focusCell(0, 0);
   });
 
-  function update() {
-    const st = ctx.state, words = st.words;
-    const D = ctx.changedData('step-by-step');
-    if (!D) return;   // nothing it shows has changed
-    const r = (name) => D.get(name);
-    const q2 = r('3.4.1/query_2'), keys = r('keys'), values = r('values');
-    const d_in = r('inputs').shape[1], dk = keys.shape[1];
-    const k2 = keys.values.slice(dk, 2 * dk);
-    const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
-    const dot = q2.values.map((q, j) => `${texFactor(q)}\\cdot ${texFactor(k2[j])}`);
-    const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
-
-    const R = { inputs: r('inputs'), W_query: r('3.4.1/W_query'), W_key: r('3.4.1/W_key'), W_value: r('3.4.1/W_value'),
-      queries: r('queries'), keys, values, attn_scores: r('attn_scores'), attn_weights: r('attn_weights'), context_vec: r('context_vec'),
-      scaled_scores_2: r('scaled_scores_2'), exps_2: r('exps_2'), exps_2_sum: r('exps_2_sum') };
+  let updates = 0;   // how many updates have asked for the drawings (drawViews)
+  // Every drawing of the section, from the engine's answer R.
+  function drawViews(R, words) {
+    const { keys, values } = R, d_in = R.inputs.shape[1], dk = keys.shape[1];
     const dOut = dims(dk, 'd'), inDims = dims(d_in, 'x'), n = R.inputs.shape[0];
     views.x.update(drawn(R.inputs, words, inDims));
     for (const [key, name] of [['Wq', 'W_query'], ['Wk', 'W_key'], ['Wv', 'W_value']]) views[key].update(drawn(R[name], inDims, dOut));
@@ -252,6 +241,27 @@ function build(ctx) {
     const partial = partialSums(ctx.engine, rowOf(R.attn_weights, 1), values);
     views.partial.update({ values: partial.values, texts: partial.values.map(String), shape: partial.shape, rowLabels: words, colLabels: dOut });
     walk.setSteps(projectionSteps(R, words, partial));
+  }
+
+  function update() {
+    const st = ctx.state, words = st.words;
+    const D = ctx.changedData('step-by-step');
+    if (!D) return;   // nothing it shows has changed
+    const r = (name) => D.get(name);
+    const q2 = r('3.4.1/query_2'), keys = r('keys'), values = r('values');
+    const d_in = r('inputs').shape[1], dk = keys.shape[1];
+    const k2 = keys.values.slice(dk, 2 * dk);
+    const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
+    const dot = q2.values.map((q, j) => `${texFactor(q)}\\cdot ${texFactor(k2[j])}`);
+    const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
+
+    const R = { inputs: r('inputs'), W_query: r('3.4.1/W_query'), W_key: r('3.4.1/W_key'), W_value: r('3.4.1/W_value'),
+      queries: r('queries'), keys, values, attn_scores: r('attn_scores'), attn_weights: r('attn_weights'), context_vec: r('context_vec'),
+      scaled_scores_2: r('scaled_scores_2'), exps_2: r('exps_2'), exps_2_sum: r('exps_2_sum') };
+    // the drawings, after the text in the load's first pass (ctx.afterText): they are most of this
+    // update, and the text holds the page's first numbers. Only the latest update's draw runs.
+    const mine = ++updates;
+    ctx.afterText(() => { if (mine === updates) drawViews(R, words); });
     const shape = (t) => t.shape.join('×');
     const stage = (drawing, text) => h('a', { href: '#step-by-step', 'data-drawing': drawing, class: 'pipeline-stage' }, text);
     ask.update(D, words);
