@@ -214,8 +214,16 @@ test('honest colour: in every α map a row spanning ≥ 0.05 spans ≥ 0.25 in l
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     }
   });
+  // the stepper's α map shows its colours from the step that computes it (a pending cell is drawn grey,
+  // its colour not written): its last step, past ω₂₂'s question, shows every map whole
+  await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    root.querySelector('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
+    root.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+  });
   await settle(page);
   const selectors = [...ALPHA_MAPS.map((id) => `[data-testid=${id}]`), '[data-testid=batched-product] [data-matrix=attn_weights]'];
+  for (const sel of selectors) assert.deepEqual((await drawnCells(page, sel)).filter((c) => c.pending).length, 0, `${sel}: every value shown`);
   let checkedRows = 0;
   for (const sel of selectors) {
     const rows = grid(await drawnCells(page, sel));

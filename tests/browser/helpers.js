@@ -196,7 +196,7 @@ function drawnCellsInPage(selector) {
   const root = document.querySelector('attention-lab').shadowRoot;
   return [...root.querySelectorAll(`${selector} td.mv-cell`)].map((td) => {
     const cs = getComputedStyle(td);
-    return { i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent, linked: td.dataset.linked || null,
+    return { i: Number(td.dataset.row), j: Number(td.dataset.col), value: td.dataset.value, text: td.textContent, linked: td.dataset.linked || null, pending: td.dataset.pending === 'true',
       opacity: td.style.opacity, cls: td.className, bg: cs.backgroundColor, lum: luminance(cs.backgroundColor),
       look: `${cs.backgroundImage}|${cs.backgroundColor}|${cs.textDecorationLine}` };
   });

@@ -170,11 +170,28 @@ test('a stepgate listener holds the stepper before ω₂₂ until it proceeds; s
   for (let i = 0; i < 40 && !(await page.evaluate(() => Boolean(window.proceed))); i++) await next.click();
   assert.match(await caption.textContent(), /^ω₂₁ = /);
   assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), 'true');
+  // drawn as not computed yet: grey, no text, a dashed edge (views.css); its colour comes with its step
+  const look = () => page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').evaluate((td) => {
+    const cs = getComputedStyle(td);
+    return { bg: cs.backgroundColor, color: cs.color, outline: cs.outlineStyle, text: td.textContent };
+  });
+  const codeBg = await page.evaluate(() => {
+    const probe = document.createElement('div');
+    probe.style.background = 'var(--code-bg, #f3f1ec)';
+    document.querySelector('attention-lab').shadowRoot.append(probe);
+    const bg = getComputedStyle(probe).backgroundColor;
+    probe.remove();
+    return bg;
+  });
+  const pendingLook = await look();
+  assert.deepEqual({ ...pendingLook, bg: pendingLook.bg === codeBg }, { bg: true, color: 'rgba(0, 0, 0, 0)', outline: 'dashed', text: '' });
   await next.click();   // still held
   assert.match(await caption.textContent(), /^ω₂₁ = /);
   await page.evaluate(() => window.proceed());
   assert.match(await caption.textContent(), /^ω₂₂ = /);
   assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), null);
+  const shownLook = await look();
+  assert.ok(/^rgb\(/.test(shownLook.bg) && shownLook.bg !== codeBg && shownLook.color !== 'rgba(0, 0, 0, 0)' && shownLook.outline !== 'dashed' && /^\d\.\d{4}$/.test(shownLook.text), JSON.stringify(shownLook));
   // once through, back and forth no longer asks
   await page.locator('[data-testid=projection-stepper] [data-testid=step-prev]').click();
   await next.click();

@@ -84,7 +84,15 @@ test('the heat colours follow --attention-lab-heat-*: the sequential and divergi
     return { min: cells[0], max: cells[cells.length - 1], ramp: view.querySelector('.mv-ramp')?.style.background || '' };
   }, testid);
   await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=weights-heatmap] [data-value]'));
-  await page.waitForTimeout(100);   // a view drawn before it was in the page draws again in the next frame
+  // the stepper's last step, past ω₂₂'s question: every value shown (a pending cell gets its colour at
+  // its step), and drawn (updateComplete waits for the views' frames)
+  await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    root.querySelector('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
+    root.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    return document.querySelector('attention-lab').updateComplete;
+  });
+  assert.equal(await page.locator('[data-testid=weights-heatmap] td[data-pending]').count(), 0);
   const weights = await colours('weights-heatmap');   // sequential over [0, 1]: white at 0 towards dark red at 1
   const [r, g, b] = weights.max.bg.match(/\d+/g).map(Number);
   assert.ok(r > g + 20 && r > b + 20, `the largest weight is reddish: ${weights.max.bg}`);

@@ -110,7 +110,7 @@ export function matrixView(data, options = {}) {
     td.dataset.row = i; td.dataset.col = j;
     const text = document.createTextNode('');
     td.firstChild.append(text);
-    return { td, text, value: NaN, valueText: '', shown: '', full: '', label: '', masked: false, pending: false, bg: '' };
+    return { td, text, value: NaN, valueText: '', shown: '', full: '', label: '', masked: false, pending: false, bg: '', paint: null };
   }
   function resize(r, c) {
     while (colHeads.length < c) {
@@ -209,14 +209,8 @@ export function matrixView(data, options = {}) {
           cell.td.classList.toggle('mv-dropped', maskKind === 'dropped');
         }
         if (!finite !== Boolean(cell.nonFinite)) { cell.nonFinite = !finite; cell.td.classList.toggle('mv-nonfinite', !finite); }
+        cell.paint = masked || !finite ? null : scale.rgb(v, i);
         paintCell(cell, i, j);
-        const rgb = masked || !finite ? null : scale.rgb(v, i);
-        const bg = rgb ? cssRgb(rgb) : '';
-        if (bg !== cell.bg) {
-          cell.bg = bg;
-          cell.td.style.background = bg;
-          cell.td.style.color = rgb ? textOn(rgb) : '';
-        }
       }
     }
     root.style.setProperty('--mv-cols', String(cols));
@@ -370,6 +364,16 @@ export function matrixView(data, options = {}) {
     const where = `${name} ${rowName} ${rowLabels[i] ?? i + 1}, ${colName} ${colLabels[j] ?? j + 1}`;
     const label = pending ? `${where}: not computed yet` : `${shown ? `${shown}, ` : ''}${where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
     if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
+    // its colour once it shows: a pending cell is drawn grey over it (views.css), and a colour written
+    // under that restyled the cell for nothing (most of an edit's style work while the stepper holds
+    // its views' cells back)
+    if (pending) return;
+    const rgb = cell.paint, bg = rgb ? cssRgb(rgb) : '';
+    if (bg !== cell.bg) {
+      cell.bg = bg;
+      cell.td.style.background = bg;
+      cell.td.style.color = rgb ? textOn(rgb) : '';
+    }
   }
   // PyTorch's print shows every value: hidden while one is still pending
   let hasPrint = false;
