@@ -173,7 +173,7 @@ test('a stepgate listener holds the stepper before ω₂₂ until it proceeds; s
   // drawn as not computed yet: grey, no text, a dashed edge (views.css); its colour comes with its step
   const look = () => page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').evaluate((td) => {
     const cs = getComputedStyle(td);
-    return { bg: cs.backgroundColor, color: cs.color, outline: cs.outlineStyle, text: td.textContent };
+    return { bg: cs.backgroundColor, color: cs.color, outline: cs.outlineStyle, text: td.textContent, label: td.getAttribute('aria-label') };
   });
   const codeBg = await page.evaluate(() => {
     const probe = document.createElement('div');
@@ -183,14 +183,16 @@ test('a stepgate listener holds the stepper before ω₂₂ until it proceeds; s
     probe.remove();
     return bg;
   });
-  const pendingLook = await look();
+  const { label: pendingLabel, ...pendingLook } = await look();
   assert.deepEqual({ ...pendingLook, bg: pendingLook.bg === codeBg }, { bg: true, color: 'rgba(0, 0, 0, 0)', outline: 'dashed', text: '' });
+  assert.match(pendingLabel, /journey.*journey: not computed yet$/);
   await next.click();   // still held
   assert.match(await caption.textContent(), /^ω₂₁ = /);
   await page.evaluate(() => window.proceed());
   assert.match(await caption.textContent(), /^ω₂₂ = /);
   assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), null);
   const shownLook = await look();
+  assert.ok(shownLook.label.startsWith(`${shownLook.text}, `) && /journey.*journey: /.test(shownLook.label), shownLook.label);
   assert.ok(/^rgb\(/.test(shownLook.bg) && shownLook.bg !== codeBg && shownLook.color !== 'rgba(0, 0, 0, 0)' && shownLook.outline !== 'dashed' && /^\d\.\d{4}$/.test(shownLook.text), JSON.stringify(shownLook));
   // once through, back and forth no longer asks
   await page.locator('[data-testid=projection-stepper] [data-testid=step-prev]').click();

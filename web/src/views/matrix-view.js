@@ -89,6 +89,7 @@ export function matrixView(data, options = {}) {
   let cells = [];          // cells[r][c] = {td, text (Text node), value, and what was last written: valueText, shown, label, masked, bg}
   let rowHeads = [], colHeads = [];
   let rowLabels = [], colLabels = [];
+  let labelsKey = '', labelsVersion = 0;   // a new version when the labels change: the cells' names follow
   let active = { row: 0, col: 0 };   // the cell in the Tab order (roving tabindex)
   let hovered = null, focused = null;
   let labelEm = 3;
@@ -110,7 +111,8 @@ export function matrixView(data, options = {}) {
     td.dataset.row = i; td.dataset.col = j;
     const text = document.createTextNode('');
     td.firstChild.append(text);
-    return { td, text, value: NaN, valueText: '', shown: '', full: '', label: '', masked: false, pending: false, bg: '', paint: null };
+    return { td, text, value: NaN, valueText: '', shown: '', full: '', label: '', masked: false, pending: false, bg: '', paint: null,
+      where: '', whereVersion: -1, said: null };
   }
   function resize(r, c) {
     while (colHeads.length < c) {
@@ -175,6 +177,8 @@ export function matrixView(data, options = {}) {
     }
     rowLabels = Array.from({ length: rows }, (_, i) => labelFor(next.rowLabels, i, (k) => String(k + 1)));
     colLabels = Array.from({ length: cols }, (_, j) => labelFor(next.colLabels, j, (k) => String(k + 1)));
+    const key = `${rowLabels.join('\u0000')}\u0001${colLabels.join('\u0000')}`;
+    if (key !== labelsKey) { labelsKey = key; labelsVersion++; }
     setText(shapeBadge, next.shape.join('×'));
     setText(cornerText, `${rowName} \\ ${colName}`);
     setAttr(table, 'aria-label', `${name}, ${next.shape.join(' by ')}${next.shape.length === 1 ? ' values' : ''}`);
@@ -361,9 +365,18 @@ export function matrixView(data, options = {}) {
     const shown = pending ? '' : cell.full;
     if (shown !== cell.shown) { cell.shown = shown; cell.text.data = shown; }
     if (pending !== cell.pending) { cell.pending = pending; if (pending) cell.td.setAttribute('data-pending', 'true'); else cell.td.removeAttribute('data-pending'); }
-    const where = `${name} ${rowName} ${rowLabels[i] ?? i + 1}, ${colName} ${colLabels[j] ?? j + 1}`;
-    const label = pending ? `${where}: not computed yet` : `${shown ? `${shown}, ` : ''}${where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
-    if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
+    // its spoken name, built only when something in it changed (an edit paints every cell of a view, and
+    // a step every cell it reveals: the strings were most of that script)
+    if (cell.whereVersion !== labelsVersion) {
+      cell.whereVersion = labelsVersion;
+      cell.where = `${name} ${rowName} ${rowLabels[i] ?? i + 1}, ${colName} ${colLabels[j] ?? j + 1}`;
+    }
+    const said = cell.said;
+    if (!said || said.pending !== pending || said.shown !== shown || said.masked !== cell.masked || said.valueText !== cell.valueText || said.where !== cell.where) {
+      cell.said = { pending, shown, masked: cell.masked, valueText: cell.valueText, where: cell.where };
+      const label = pending ? `${cell.where}: not computed yet` : `${shown ? `${shown}, ` : ''}${cell.where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
+      if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
+    }
     // its colour once it shows: a pending cell is drawn grey over it (views.css), and a colour written
     // under that restyled the cell for nothing (most of an edit's style work while the stepper holds
     // its views' cells back)
