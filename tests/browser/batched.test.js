@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
-const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage, layOutEverySection } = require('./helpers');
+const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage, layOutEverySection, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -216,11 +216,8 @@ test('honest colour: in every α map a row spanning ≥ 0.05 spans ≥ 0.25 in l
   });
   // the stepper's α map shows its colours from the step that computes it (a pending cell is drawn grey,
   // its colour not written): its last step, past ω₂₂'s question, shows every map whole
-  await page.evaluate(() => {
-    const root = document.querySelector('attention-lab').shadowRoot;
-    root.querySelector('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
-    root.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
-  });
+  await letStepperThrough(page);
+  await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true })));
   await settle(page);
   const selectors = [...ALPHA_MAPS.map((id) => `[data-testid=${id}]`), '[data-testid=batched-product] [data-matrix=attn_weights]'];
   for (const sel of selectors) assert.deepEqual((await drawnCells(page, sel)).filter((c) => c.pending).length, 0, `${sel}: every value shown`);

@@ -5,7 +5,7 @@ const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { ROOT, launch, startServer, newPage, waitForLab, layOutEverySection } = require('./helpers');
+const { ROOT, launch, startServer, newPage, waitForLab, layOutEverySection, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -86,10 +86,9 @@ test('the heat colours follow --attention-lab-heat-*: the sequential and divergi
   await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=weights-heatmap] [data-value]'));
   // the stepper's last step, past ω₂₂'s question: every value shown (a pending cell gets its colour at
   // its step), and drawn (updateComplete waits for the views' frames)
+  await letStepperThrough(page);
   await page.evaluate(() => {
-    const root = document.querySelector('attention-lab').shadowRoot;
-    root.querySelector('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
-    root.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=projection-stepper]').dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
     return document.querySelector('attention-lab').updateComplete;
   });
   assert.equal(await page.locator('[data-testid=weights-heatmap] td[data-pending]').count(), 0);

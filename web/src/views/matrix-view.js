@@ -86,7 +86,7 @@ export function matrixView(data, options = {}) {
   root.append(head, body, ...(legend ? [legendEl] : []), printEl);   // append(null) would add the text "null"
 
   let rows = 0, cols = 0;
-  let cells = [];          // cells[r][c] = {td, text (Text node), value, and what was last written: valueText, shown, label, masked, bg}
+  let cells = [];          // cells[r][c] = {td, text (Text node), value, paint (its colour), and what was last written: valueText, shown, label, masked, bg; where and said: what its label was built from}
   let rowHeads = [], colHeads = [];
   let rowLabels = [], colLabels = [];
   let labelsKey = '', labelsVersion = 0;   // a new version when the labels change: the cells' names follow
