@@ -47,6 +47,20 @@ test('over http: every formula is rendered, and only the font files the math use
     assert.equal(status, 200);
   }
   assert.equal(await page.evaluate(() => typeof window.katex), 'undefined');
+  // the MathML copy for screen readers is laid out in the text's font at one size, untransformed
+  // (element.css: in the math font, at each script level's size, with mathematical italic letters, it
+  // made the browser look up faces and fallback fonts for a copy nobody sees)
+  const mathml = await page.evaluate(() => {
+    const host = document.querySelector('attention-lab');
+    const font = getComputedStyle(host).fontFamily;
+    const nodes = [...host.shadowRoot.querySelectorAll('.katex-mathml, .katex-mathml *')];
+    const odd = nodes.map((n) => getComputedStyle(n)).filter((s) => s.display !== 'none')
+      .map((s) => `${s.fontFamily}|${s.fontSize}|${s.fontStyle}|${s.fontWeight}|${s.textTransform}`)
+      .filter((f) => f !== `${font}|16px|normal|400|none`);
+    return { nodes: nodes.length, odd: [...new Set(odd)] };
+  });
+  assert.ok(mathml.nodes > 100, `only ${mathml.nodes} MathML nodes`);
+  assert.deepEqual(mathml.odd, []);
   assert.deepEqual(problems, []);
 });
 
