@@ -41,4 +41,9 @@ for (const [key, label] of [['first', 'first number (ms)'], ['taskMs', 'main-thr
   const a = median(runs.A.map((r) => r[key])), b = median(runs.B.map((r) => r[key]));
   console.log(`| ${label} | ${a.toFixed(0)} | ${b.toFixed(0)} | ${a ? (b / a).toFixed(2) : '—'} |`);
 }
+// the bench's long-task row is the longest task of any load: how often a load has one, and the worst
+const withLong = (name) => runs[name].filter((r) => r.over50 > 0).length;
+const worst = (name) => Math.max(0, ...runs[name].map((r) => r.longest));
+console.log(`| loads with a task over 50 ms (of ${loads}) | ${withLong('A')} | ${withLong('B')} | |`);
+console.log(`| longest task of any load (ms) | ${worst('A').toFixed(0)} | ${worst('B').toFixed(0)} | |`);
 process.exit(0);

@@ -15,14 +15,15 @@ export async function engineTable(engineDir) {
   return JSON.parse(engine.limits());
 }
 
-// An esbuild plugin: ./engine-limits.js becomes the engine's page limits.
+// An esbuild plugin: ./engine-limits.js becomes the engine's page limits and its sections.
 export function limitsPlugin(table) {
   return {
     name: 'attention-lab-limits',
     setup(b) {
       b.onResolve({ filter: /^\.\/engine-limits\.js$/ }, () => ({ path: 'attention-lab-limits', namespace: 'attention-lab-limits' }));
       b.onLoad({ filter: /.*/, namespace: 'attention-lab-limits' }, () => ({
-        contents: `export const LIMITS = Object.freeze(${JSON.stringify(table.page)});`, loader: 'js',
+        contents: `export const LIMITS = Object.freeze(${JSON.stringify(table.page)});\n`
+          + `export const ENGINE_SECTIONS = Object.freeze(${JSON.stringify(table.sections)});`, loader: 'js',
       }));
     },
   };

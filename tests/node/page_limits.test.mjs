@@ -16,10 +16,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const ENGINE_DIR = path.join(ROOT, 'build/web/engine');
 const require = createRequire(import.meta.url);
 
-// inputs.js's LIMITS as a bundle made with these plugins sees it.
-async function bundledLimits(plugins) {
+// inputs.js's LIMITS (or what = 'ENGINE_SECTIONS', engine-limits.js's list the element reads) as a
+// bundle made with these plugins sees it.
+async function bundledLimits(plugins, what = 'LIMITS') {
+  const from = what === 'LIMITS' ? './inputs.js' : './engine-limits.js';
   const built = await esbuild.build({
-    stdin: { contents: "import { LIMITS } from './web/src/inputs.js'; globalThis.limits = LIMITS;", resolveDir: ROOT, loader: 'js' },
+    stdin: { contents: `import { ${what} } from '${from}'; globalThis.limits = ${what};`, resolveDir: path.join(ROOT, 'web/src'), loader: 'js' },
     bundle: true, format: 'iife', write: false, logLevel: 'error', plugins,
   });
   const context = {};
@@ -46,6 +48,9 @@ test('the page\'s LIMITS are the engine\'s table, the same in both engines', asy
 test('section ids: the engine serves the page\'s sections but train, in page order; README and embedding.md list the page\'s', async () => {
   const table = await engineTable(ENGINE_DIR);
   assert.deepEqual(table.sections, PAGE_ORDER.filter((id) => id !== 'train'));
+  // the element's list of them (its first pass asks for each one's answer a task ahead) is the engine's
+  assert.deepEqual([...(await bundledLimits([limitsPlugin(table)], 'ENGINE_SECTIONS'))], table.sections);
+  assert.equal(await bundledLimits([], 'ENGINE_SECTIONS'), null);
   // the attribute table: docs/embedding.md's always, README's while it keeps one
   for (const [doc, required] of [['docs/embedding.md', true], ['README.md', false]]) {
     const row = fs.readFileSync(path.join(ROOT, doc), 'utf8').split('\n').find((line) => line.startsWith('| `section` |'));

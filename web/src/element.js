@@ -9,7 +9,8 @@ import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
 import { h, para } from './dom.js';
 import { katexFrom, drainMath, renderMath, deferMath, onKatexCss } from './math.js';
-import { loadEngine, sectionData } from './engine.js';
+import { loadEngine, sectionData, compileRequestReader } from './engine.js';
+import { ENGINE_SECTIONS } from './engine-limits.js';
 import { bookState, inputRows, stateFromAttributes, BOOK_D_OUT, BOOK_WORDS, TOKENS, D_IN } from './inputs.js';
 import { nextTask, nextFrame, idle, drawingSettled, watchNear, viewScheduler, holdUnseenDraws } from './scheduler.js';
 import { SECTIONS, sectionById } from './sections/registry.js';
@@ -73,15 +74,17 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     this.visibleUpdateComplete = this.updateComplete;
   }
 
-  // The first render waits one microtask, so a script that imports the element and then calls
-  // AttentionLab.configure({base}) is heard before anything loads.
+  // The first render waits for a task of its own, so a script that imports the element and then calls
+  // AttentionLab.configure({base}) is heard before anything loads, and the render's start (about 20 ms
+  // throttled 4×: the loading line, the engine's script) is not added to the task that evaluated
+  // this script (which with it ran over 50 ms on a phone-class CPU).
   connectedCallback() {
     connected.add(this);
     if (!this.started) {
       upgradeHostProperties(this);
       this.updateComplete = this.visibleUpdateComplete = this.nextBuild();
     }
-    queueMicrotask(() => {
+    nextTask().then(() => {
       if (!this.isConnected || this.started) return;
       this.started = true;
       let base = null;
@@ -195,7 +198,11 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       return;
     }
     if (generation !== this.generation) return;
-    await nextTask();   // the engine's first call (it compiles the code it runs) in a task of its own
+    // the engine's first calls (each compiles the code it runs: engine.js) in tasks of their own
+    await nextTask();
+    if (generation !== this.generation) return;
+    compileRequestReader(loaded.engine);
+    await nextTask();
     if (generation !== this.generation) return;
     // The book's inputs, as the engine holds them (each with its shortest float text).
     const book = bookState(sectionData(loaded.engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
@@ -287,6 +294,11 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
               await nextTask();
               if (this.generation !== generation) return;
               if (edits !== mine) return this.updateComplete;   // a newer edit's pass takes over
+              if (first && prefetch(s)) {
+                await nextTask();
+                if (this.generation !== generation) return;
+                if (edits !== mine) return this.updateComplete;
+              }
               updateSection(s);
             }
           } finally {
@@ -315,6 +327,16 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     let loading = true;        // the first pass: it shows every section, one per task, in page order
     const laterWork = [];      // what the first pass's updates left for a task after their text (afterText)
     const shows = new Map();   // section -> the edit it shows
+    // The first pass asks the engine for a section's answer in a task before the one that shows it:
+    // a section's first request compiles the engine code only it runs (engine.js: 5-20 ms throttled 4×),
+    // which with the section's first update made one task over 50 ms. Its update then finds the answer
+    // (ctx.data keeps it for the pass) when it asks the same, and the compiled code when not.
+    const prefetch = (s) => {
+      const id = s.el.dataset.section;
+      if (!ENGINE_SECTIONS?.includes(id)) return false;
+      try { ctx.data(id); } catch { /* refused: the update shows why */ }
+      return true;
+    };
     const updateSection = (s) => {
       if (this.generation !== generation || shows.get(s) === edits) return;
       shows.set(s, edits);
