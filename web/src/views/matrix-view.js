@@ -446,21 +446,26 @@ export function matrixView(data, options = {}) {
       for (const e of entries) widths.set(e.target, e.contentRect.width);
       if (queued) return;
       queued = true;
-      sched.frame(() => {
+      // (its style reads with every view's fitted in this frame, then the fits: read after another
+      // view's fit had written, each restyled what that fit changed, once per view)
+      sched.frame(() => sched.measureThenWrite(() => {
         queued = false;
-        if (roomWatch !== watch) return;   // moved to another container since
+        if (roomWatch !== watch) return null;   // moved to another container since
         if (!roomOf) {
           roomOf = getComputedStyle(parent).display.includes('grid') || parseFloat(getComputedStyle(root).flexGrow) > 0 ? root : parent;
           watch.unobserve(roomOf === root ? parent : root);
         }
         const width = widths.get(roomOf) || 0;
         widths.clear();
-        if (!width || width === room) return;
-        room = width;
-        fontPx = parseFloat(getComputedStyle(root).fontSize) || 16;
+        if (!width || width === room) return null;
         if (!headFont) readHeadFont();
+        return { width, fontPx: parseFloat(getComputedStyle(root).fontSize) || 16 };
+      }, (seen) => {
+        if (!seen || roomWatch !== watch) return;
+        room = seen.width;
+        fontPx = seen.fontPx;
         layout();
-      });
+      }));   // (no node: the observer reported the view laid out, so nothing waits for its section)
     });
     roomWatch.observe(parent);
     roomWatch.observe(root);
