@@ -64,6 +64,38 @@ test('over http: every formula is rendered, and only the font files the math use
   assert.deepEqual(problems, []);
 });
 
+test('the two faces every formula uses are fetched before any formula is in the page, not when the math is laid out', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.addInitScript(() => {
+    window.__firstFormula = null;
+    const watch = new MutationObserver(() => {
+      if (window.__firstFormula === null && document.querySelector('attention-lab').shadowRoot.querySelector('.katex')) {
+        window.__firstFormula = performance.now();
+        watch.disconnect();
+      }
+    });
+    const attach = () => {
+      const root = document.querySelector('attention-lab')?.shadowRoot;
+      if (root) watch.observe(root, { subtree: true, childList: true });
+      else requestAnimationFrame(attach);
+    };
+    attach();
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  const { firstFormula, fetched } = await page.evaluate(() => ({
+    firstFormula: window.__firstFormula,
+    fetched: Object.fromEntries(performance.getEntriesByType('resource').filter((e) => /\.woff2$/.test(e.name))
+      .map((e) => [e.name.split('/').pop(), e.startTime])),
+  }));
+  assert.ok(firstFormula > 0, 'a formula was rendered');
+  for (const face of ['KaTeX_Main-Regular.woff2', 'KaTeX_Math-Italic.woff2']) {
+    assert.ok(fetched[face] !== undefined, `${face} fetched: ${JSON.stringify(fetched)}`);
+    assert.ok(fetched[face] < firstFormula, `${face} fetched at ${fetched[face]} ms, the first formula in the page at ${firstFormula} ms`);
+  }
+  assert.deepEqual(problems, []);
+});
+
 test('from file://: the formulas render with KaTeX fonts too', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`file://${path.join(WEB, 'index.html')}`);
