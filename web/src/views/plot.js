@@ -287,8 +287,8 @@ export function pointPlot(options) {
     // the labels placed at once with estimated widths, then at their widths as drawn (0 while hidden:
     // then estimated), measured once per drawing. The measure waits for the scheduler's read phase: in a
     // section the browser skips (a plot drawn off screen at load) until it is shown, whose frame lays it
-    // out anyway; a width read in the draw's task laid out every section built before it (70 ms at load,
-    // throttled 4×).
+    // out anyway (whenShown); a width read in the draw's task laid out every section built before it (70
+    // ms at load, throttled 4×), and one in a task of its own the plot's section (30-50 ms).
     widths = [];
     if (data.points.length) drewPoints = true;
     markerWidth = null;
@@ -300,7 +300,7 @@ export function pointPlot(options) {
         widths = measured.points;
         markerWidth = { text: markerLabel.textContent, w: measured.marker };
         placeMarker(true);
-      }, frame.root);
+      }, frame.root, { whenShown: true });
   }
 
   // The labels: the marker's beside its diamond where no point is, then the points' clear of both, so
