@@ -222,7 +222,9 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     return stateFromAttributes((name) => this.getAttribute(name), book);
   }
 
-  build(section, engine, kind, generation, book) {
+  // In three tasks (the state and the learner's progress; the first section; the page around it and
+  // its first pass): in one, the build was a 35-50 ms task at load (throttled 4×).
+  async build(section, engine, kind, generation, book) {
     this.adoptStyles();
     let start;
     try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
@@ -348,6 +350,8 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       shows.set(s, edits);
       try { s.update(); } catch (e) { fail(e); }
     };
+    await nextTask();
+    if (generation !== this.generation) return;
     // The first build queues its math for drainMath (a few ms per task); later updates render at once.
     deferMath(1);
     holdUnseenDraws(true);   // and draws what is on screen first, the rest a slice per task (scheduler.js)
@@ -357,6 +361,8 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     // its own by the first pass (recompute), in a slot that holds its place, so no task at load grows long.
     const editor = section !== 'temperature' ? editorPanel(ctx) : null;
     const firstSection = specs[0].build(ctx);
+    await nextTask();
+    if (generation !== this.generation) { deferMath(-1); holdUnseenDraws(false); return; }
     // (the editor after the first section: that one's first update brings the first numbers, and the
     // editor starts closed)
     const sections = [firstSection, ...(editor ? [editor] : [])];
