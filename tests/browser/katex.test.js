@@ -41,6 +41,18 @@ test('over http: every formula is rendered, and only the font files the math use
   const faces = await loadedFaces(page);
   assert.ok(faces.includes('KaTeX_Main normal') && faces.includes('KaTeX_Math italic'), JSON.stringify(faces));
   assert.ok(fetched.length > 0 && fetched.length <= 8, JSON.stringify(fetched));
+  // every face fetched is one the formulas' text is set in (family, style and weight)
+  const unused = await page.evaluate(() => {
+    const used = new Set();
+    for (const n of document.querySelector('attention-lab').shadowRoot.querySelectorAll('.katex-html *')) {
+      if (![...n.childNodes].some((c) => c.nodeType === Node.TEXT_NODE && c.data.trim())) continue;
+      const s = getComputedStyle(n);
+      used.add(`${s.fontFamily.split(',')[0].replace(/"/g, '').trim()} ${s.fontStyle} ${s.fontWeight}`);
+    }
+    return [...document.fonts].filter((f) => f.family.startsWith('KaTeX_') && f.status !== 'unloaded')
+      .map((f) => `${f.family.replace(/"/g, '')} ${f.style} ${f.weight}`).filter((face) => !used.has(face));
+  });
+  assert.deepEqual(unused, []);
   for (const [url, status] of fetched) {
     // the faces cut to the formulas' characters (web/build.mjs; tests/browser/fonts.test.js: they draw as the whole ones)
     assert.match(url.slice(server.url.length), /^katex\/fonts\/subset\/KaTeX_[\w-]+\.woff2$/);

@@ -52,7 +52,7 @@ function styleSheet() {
 // in the fallback serif (four sizes no other text uses: a question each to the system's font service,
 // Chromium on Linux), then in them (throttled load: layout 314 -> 282 ms).
 let fontsAdded = false;
-const FACES_EVERY_FORMULA_USES = new Set(['KaTeX_Main normal', 'KaTeX_Math italic']);
+const FACES_EVERY_FORMULA_USES = new Set(['KaTeX_Main normal 400', 'KaTeX_Math italic 400']);   // (family, style, weight)
 function addKatexFonts(base) {
   if (fontsAdded || !document.fonts || typeof FontFace === 'undefined') return;
   fontsAdded = true;
@@ -61,7 +61,7 @@ function addKatexFonts(base) {
       const url = fontURL(base, f.file);
       const face = new FontFace(f.family, `url(${JSON.stringify(url)}) format("woff2")`, { style: f.style, weight: f.weight, display: 'swap' });
       document.fonts.add(face);
-      if (FACES_EVERY_FORMULA_USES.has(`${f.family} ${f.style}`)) face.load().catch(() => {});   // (a face that fails: the math keeps the fallback)
+      if (FACES_EVERY_FORMULA_USES.has(`${f.family} ${f.style} ${f.weight}`)) face.load().catch(() => {});   // (a face that fails: the math keeps the fallback)
     }
   });
 }
