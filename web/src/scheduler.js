@@ -325,8 +325,8 @@ export function watchNear(onNear, onFar) {
 // A drawing view's work in the next frame (a view drawn before it was in the page, the fit after its
 // room's first report), which drawingSettled waits for. Every view's work for a frame runs in one
 // callback, so that the layout reads they queue (measureThenWrite) run in one batch after all of them:
-// with a callback each, each view's reads ran after the writes of the ones before, restyling the page
-// once per view (20-30 ms of the load's first frames, throttled 4×).
+// with a callback each (and its microtasks after it), a frame that fitted n views restyled the page n
+// times, each view's reads after the previous view's writes.
 const viewFrames = new Set();
 let frameBatch = null;   // the work queued for the next frame
 function viewFrame(fn) {

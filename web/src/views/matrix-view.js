@@ -446,8 +446,8 @@ export function matrixView(data, options = {}) {
       for (const e of entries) widths.set(e.target, e.contentRect.width);
       if (queued) return;
       queued = true;
-      // (its style reads with every view's fitted in this frame, then the fits: read after another
-      // view's fit had written, each restyled what that fit changed, once per view)
+      // (the reads batch with those of the other views fitted in this frame, and the fits write after
+      // all of them: a read after another view's fit restyled what that fit had changed, once per view)
       sched.frame(() => sched.measureThenWrite(() => {
         queued = false;
         if (roomWatch !== watch) return null;   // moved to another container since
