@@ -324,12 +324,13 @@ test('at load no off-screen section or part of one is laid out to learn what scr
   assert.deepEqual(problems, []);
 });
 
-test('at load the temperature plot measures its labels after its section\'s first update, not in it', async () => {
+test('at load the temperature plot, off screen, measures its labels only once shown, never in its section\'s first update', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });
   // The order of two things: the section's weights first shown (a MutationObserver, which reports at the
   // end of the task's script that changed them) and the plot's first label-width read (which lays the page
-  // out: in the update's task, it made that task long).
+  // out: in the update's task, it made that task long; in a task of its own while the section was off
+  // screen, it laid that section out, 30-50 ms throttled 4×).
   await page.addInitScript(() => {
     window.__order = [];
     const length = SVGTextContentElement.prototype.getComputedTextLength;
@@ -350,6 +351,10 @@ test('at load the temperature plot measures its labels after its section\'s firs
   await page.goto(server.url);
   await waitForLab(page);
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.deepEqual(await page.evaluate(() => window.__order), ['weights']);
+  // shown, the plot measures its labels (after the frame that lays it out)
+  await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=temperature-plane]').scrollIntoView());
+  await page.waitForFunction(() => window.__order.includes('label width'));
   assert.deepEqual(await page.evaluate(() => window.__order), ['weights', 'label width']);
   assert.deepEqual(problems, []);
 });

@@ -302,7 +302,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
               await nextTask();
               if (this.generation !== generation) return;
               if (edits !== mine) return this.updateComplete;   // a newer edit's pass takes over
-              if (first && prefetch(s)) {
+              if (first && s !== firstSection && prefetch(s)) {
                 await nextTask();
                 if (this.generation !== generation) return;
                 if (edits !== mine) return this.updateComplete;
@@ -338,10 +338,12 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     // The first pass asks the engine for a section's answer in a task before the one that shows it:
     // a section's first request compiles the engine code only it runs (engine.js: 5-20 ms throttled 4×),
     // which with the section's first update made one task over 50 ms. Its update then finds the answer
-    // (ctx.data keeps it for the pass) when it asks the same, and the compiled code when not.
+    // (ctx.data keeps it for the pass) when it asks the same, and the compiled code when not. Not the
+    // first section's: the book's request compiled its code, and its update, with the first numbers,
+    // follows the build at once (a task more, and a frame came first, whose draws went before them).
     const prefetch = (s) => {
       const id = s.el.dataset.section;
-      if (!ENGINE_SECTIONS?.includes(id)) return false;
+      if (!ENGINE_SECTIONS?.includes(id) || s.el.hidden) return false;   // (a hidden one, the bug hunt with exercises="off", asks nothing)
       try { ctx.data(id); } catch { /* refused: the update shows why */ }
       return true;
     };
