@@ -257,6 +257,40 @@ test('at load the first numbers come before §3.4.1\'s drawings and the views of
   assert.deepEqual(problems, []);
 });
 
+test('while the engine loads, the page\'s head (title, intro, ladder) is shown, styled, and the build keeps its nodes', async () => {
+  const { page, problems } = await newPage(browser.context);
+  // The engine's script held until the head has been checked: a page laid out in the same frame as
+  // §3.4.1's first screen made that frame the load's longest task (throttled 4×).
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  await page.route('**/engine/attention-lab-*.js', async (route) => { await held; await route.continue(); });
+  await page.goto(server.url);
+  await page.waitForFunction(() => {
+    const h1 = document.querySelector('attention-lab')?.shadowRoot?.querySelector('h1');
+    return h1 && h1.checkVisibility() && h1.getBoundingClientRect().height > 0;
+  });
+  const whileLoading = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    const h1 = root.querySelector('h1');
+    window.firstHead = h1;
+    window.firstLadder = root.querySelector('.ladder-nav');
+    return { title: h1.textContent, fontSize: getComputedStyle(h1).fontSize, rungs: root.querySelectorAll('.ladder li').length,
+      loading: root.querySelector('.loading')?.textContent, numbers: root.querySelectorAll('[data-section]').length };
+  });
+  // styled (element.css: h1 1.7rem), never the browser's unstyled default (2em)
+  assert.deepEqual(whileLoading, { title: 'Self-attention with trainable weights', fontSize: `${1.7 * 16}px`, rungs: 4, loading: 'Loading the attention engine…', numbers: 0 });
+  release();
+  await waitForLab(page);
+  const built = await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    return { sameHead: root.querySelector('h1') === window.firstHead, sameLadder: root.querySelector('.ladder-nav') === window.firstLadder,
+      heads: root.querySelectorAll('h1').length, loading: root.querySelectorAll('.loading').length,
+      order: [...root.querySelector('.lab').children].slice(0, 3).map((n) => n.tagName.toLowerCase() + (n.className ? `.${n.className.split(' ')[0]}` : '')) };
+  });
+  assert.deepEqual(built, { sameHead: true, sameLadder: true, heads: 1, loading: 0, order: ['header.intro', 'nav.ladder-nav', 'details.editor'] });
+  assert.deepEqual(problems, []);
+});
+
 test('at load no off-screen section or part of one is laid out to learn what scrolls sideways, nor a number formatted by Intl; shown, wide code becomes a Tab stop', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });

@@ -158,6 +158,15 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     if (!this.shadowRoot.adoptedStyleSheets.length) this.shadowRoot.adoptedStyleSheets = [styleSheet()];
   }
 
+  // The whole page's head: its title, what it is, and the chapter's ladder (none for one section).
+  pageHead(section) {
+    if (section !== 'all') return [];
+    return [h('header', { class: 'intro' },
+      h('h1', { text: 'Self-attention with trainable weights' }),
+      para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
+    ladder(this.shadowRoot)];
+  }
+
   // A visible sentence instead of the content (bad attribute, engine that would not load).
   showMessage(text) {
     this.adoptStyles();
@@ -190,11 +199,15 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     } catch (e) { this.showMessage(e.message); return; }
     // The engine's download starts now; the style sheet follows in a task of its own (the first render
     // runs in the task that evaluates this script: together they were one long task on a phone), and the
-    // loading line waits for it, hidden.
+    // page's head and the loading line wait for it, hidden. The head is static text: shown while the
+    // engine loads, and kept by the build, it is laid out in a frame of its own, not in the one that
+    // lays out the first section (throttled 4×, that frame was the load's longest task, 50-65 ms).
     const styled = this.shadowRoot.adoptedStyleSheets.length > 0;
-    const loading = h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…', hidden: !styled });
-    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, loading));
-    if (!styled) nextTask().then(() => { this.adoptStyles(); loading.hidden = false; });
+    const loading = h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' });
+    const lab = h('div', { class: 'lab', hidden: !styled }, ...this.pageHead(section), loading);
+    this.shadowRoot.replaceChildren(lab);
+    this.shell = { lab, loading, generation };
+    if (!styled) nextTask().then(() => { this.adoptStyles(); lab.hidden = false; });
     nextTask().then(openStorage);   // (the learner's answers are read at the build: learn/progress.js)
     let loaded;
     try {
@@ -391,17 +404,16 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     }, (el) => near.delete(sectionOf(el))) : null;
     if (nearWatch) for (const s of sections) nearWatch.watch(s.el);
     const isNear = (s) => !nearWatch || near.has(s);   // nothing tells what is near: every section is
-    const lab = h('div', { class: 'lab' });
-    if (section === 'all') {
-      lab.append(h('header', { class: 'intro' },
-        h('h1', { text: 'Self-attention with trainable weights' }),
-        para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
-      ladder(this.shadowRoot));
-    }
+    // the page's head as render() showed it while the engine loaded (already laid out), else a new one
+    const shell = this.shell?.generation === generation && this.shell.lab.parentNode === this.shadowRoot ? this.shell : null;
+    const lab = shell ? shell.lab : h('div', { class: 'lab' }, ...this.pageHead(section));
+    shell?.loading.remove();
+    lab.hidden = false;
     if (editor) lab.append(editor.el);
     lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...unbuilt.map((u) => u.slot), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
-    this.shadowRoot.replaceChildren(lab);
+    if (!shell) this.shadowRoot.replaceChildren(lab);
+    this.shell = null;
     renderMath(lab);
     const done = ctx.recompute();
     this.settleBuildWaiters(done);
