@@ -291,6 +291,24 @@ test('while the engine loads, the page\'s head (title, intro, ladder) is shown, 
   assert.deepEqual(problems, []);
 });
 
+test('at load nothing asks document.fonts.check, which asks the system for every family of its list', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.setViewportSize({ width: 390, height: 844 });
+  // the default stack's four families absent on Linux were four questions to the font service, in the
+  // frame that fits the first views (matrix-view.js: loadingFace tells a web font still loading instead)
+  await page.addInitScript(() => {
+    window.fontChecks = 0;
+    const check = FontFaceSet.prototype.check;
+    FontFaceSet.prototype.check = function (...args) { window.fontChecks++; return check.apply(this, args); };
+  });
+  await page.goto(server.url);
+  await waitForLab(page);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  assert.ok(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('th.mv-col').length) > 20, 'views fitted, their heads measured');
+  assert.equal(await page.evaluate(() => window.fontChecks), 0);
+  assert.deepEqual(problems, []);
+});
+
 test('at load no off-screen section or part of one is laid out to learn what scrolls sideways, nor a number formatted by Intl; shown, wide code becomes a Tab stop', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.setViewportSize({ width: 390, height: 844 });

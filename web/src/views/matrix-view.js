@@ -30,6 +30,17 @@ function forgetWidths(font) {
   for (const key of textWidths.keys()) if (key.startsWith(`${font}\u0000`)) textWidths.delete(key);
 }
 
+// Whether a family of a CSS font-family list is a web font still to load. (Not document.fonts.check:
+// it asks the system for every family of the list, the default stack's four absent ones each a question
+// to the font service, about 7 ms in the first views' frame throttled 4×.)
+const unquote = (name) => name.trim().replace(/^(["'])(.*)\1$/, '$2').toLowerCase();
+function loadingFace(fontFamily) {
+  if (typeof document === 'undefined' || !document.fonts) return false;
+  const families = new Set(fontFamily.split(',').map(unquote));
+  for (const face of document.fonts) if (face.status !== 'loaded' && face.status !== 'error' && families.has(unquote(face.family))) return true;
+  return false;
+}
+
 // Text that fits in px pixels in the heads' font: the label itself when it does, else its first
 // characters (at least one) and an ellipsis. 1 px to spare: the canvas and the layout may round apart.
 function abbreviate(label, px, font, fontPx) {
@@ -425,7 +436,7 @@ export function matrixView(data, options = {}) {
     headFont = `${style.fontStyle} 700 ${style.fontSize} ${style.fontFamily}`;
     // a host's web font still loading is measured as its fallback: measured again once it is in
     const font = headFont;
-    if (document.fonts && !document.fonts.check(font)) {
+    if (loadingFace(style.fontFamily)) {
       document.fonts.load(font).then(() => { forgetWidths(font); needsFit = true; layout(); }, () => {});
     }
   }
