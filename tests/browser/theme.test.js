@@ -72,6 +72,21 @@ test('the custom properties restyle accent, colours and font, in both themes', a
   assert.deepEqual(problems, []);
 });
 
+test('--attention-lab-font reaches the drawings\' text too: the plots, the step drawing\'s operators, the q·k plane', async () => {
+  const style = '<style>attention-lab { --attention-lab-font: Georgia, serif; }</style>';
+  const { page, problems } = await pageWith(`${style}<attention-lab section="step-by-step" theme="light"></attention-lab><attention-lab section="why-sqrt-dk" theme="light"></attention-lab>`);
+  await page.setViewportSize({ width: 1280, height: 6000 });
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map((el) => el.updateComplete)));
+  await letStepperThrough(page);
+  const fonts = await page.evaluate(() => {
+    const [steps, sqrt] = [...document.querySelectorAll('attention-lab')].map((el) => el.shadowRoot);
+    const family = (root, selector) => { const n = root.querySelector(selector); return n ? getComputedStyle(n).fontFamily : `no ${selector}`; };
+    return { plot: family(sqrt, '.plot-svg text'), operator: family(steps, '.sf-op'), plane: family(steps, '.qk-axis-label, .qk-key text') };
+  });
+  for (const [drawing, font] of Object.entries(fonts)) assert.match(font, /^Georgia, serif$/, `${drawing}: ${font}`);
+  assert.deepEqual(problems, []);
+});
+
 test('the heat colours follow --attention-lab-heat-*: the sequential and diverging scales, legend and text contrast', async () => {
   const style = '<style>attention-lab { --attention-lab-heat-low: white; --attention-lab-heat-high: #8b0000;'
     + ' --attention-lab-heat-negative: #00441b; --attention-lab-heat-zero: #ffffff; --attention-lab-heat-positive: rgb(64, 0, 75); }</style>';
