@@ -537,7 +537,7 @@ for (const name of chosenEngines()) {
       const sectionText = () => driver.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=step-by-step]').textContent);
       assert.match(await sectionText(), /scaled dot-product attention/);
       assert.match(await sectionText(), /§3\.3 \(rung 1, further down\) had nothing to learn/);
-      await driver.evaluate(`() => { (${BY_TEST_ID_IN_PAGE})('add-token').closest('details').open = true; return true; }`);
+      await driver.openEditor();
       const book = rowsOf(CELLS.get('inputs'));
       const saV1 = (x) => nativeEval({ op: 'self_attention_v1', seed: 123, x, d_out: 2 }).print_with_grad_fn;
       await driver.click('add-token');
@@ -608,7 +608,7 @@ for (const name of chosenEngines()) {
         for (let k = 1; k <= text.length; k++) await driver.setValue(testId, text.slice(0, k));
         await driver.settle();
       };
-      await driver.evaluate(`() => { (${BY_TEST_ID_IN_PAGE})('d_out').closest('details').open = true; return true; }`);
+      await driver.openEditor();
       await typeKeys('d_out', '17');
       assert.equal(await driver.attribute('d_out', 'aria-invalid'), 'true');
       assert.equal((await driver.cells())['3.4.1/keys.shape'], 'keys.shape: torch.Size([6, 2])', 'd_out 2, not the prefix 1');

@@ -74,6 +74,7 @@ async function waitForLab(page, timeout = 30000) {
 async function openEditor(page) {
   const editor = page.locator('attention-lab details.editor').first();
   if (!(await editor.evaluate((d) => d.open))) await editor.locator('summary').click();
+  await editor.locator('.editor-grid').waitFor({ state: 'attached' });   // its body is built when first opened (editor.js)
 }
 
 // Waits until every element has shown its latest inputs in every section (a recompute is spread

@@ -5,7 +5,7 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const path = require('node:path');
-const { WEB, launch, startServer, newPage, waitForLab } = require('./helpers');
+const { WEB, launch, startServer, newPage, waitForLab, openEditor } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -141,6 +141,7 @@ test('index.html shows its math without katex-lib.js, with new numbers too; a fo
   assert.ok(rulesAtLoad.some((r) => r.includes('.mfrac')) && !rulesAtLoad.some((r) => r.includes('.accent-body')), rulesAtLoad.join(' '));
 
   // seed 7: new numbers in the same formulas, patched into their templates (still no KaTeX)
+  await openEditor(page);
   const before = await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=z2] .math').dataset.tex);
   const patched = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');

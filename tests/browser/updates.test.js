@@ -59,6 +59,8 @@ test('a recompute that changes nothing changes no node; several edits in one fra
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));   // its preview fitted
   const result = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
@@ -110,6 +112,7 @@ test('an edit is on screen in the next frame; what is off screen follows, and up
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
+  await openEditor(page);   // (the field edited: its body is built when first opened)
   const result = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
@@ -184,6 +187,7 @@ test('a listing the learner opened stays open through an edit', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=causal`);
   await waitForLab(page);
+  await openEditor(page);
   const open = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab'), root = lab.shadowRoot;
     root.querySelector('details.listing').open = true;
@@ -246,8 +250,19 @@ test('at load the first numbers come before §3.4.1\'s drawings and the views of
     { contextVecs: 0, editor: 0, editorShell: 1, editorFields: 0, stepperSteps: 1 });
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
   assert.ok(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('[data-testid=projection-stepper] .stepper-dot').length) > 1);
-  // by updateComplete the editor is whole: a word and 3 numbers for each of the 6 tokens, the seed and d_out
+  // the closed editor builds nothing (its fields are built when first opened: less to do at load, and no
+  // fields for Chromium's autofill to lay out); opened, it is whole: a word and 3 numbers for each of the
+  // 6 tokens, the seed and d_out, and its preview shows §3.4.1's weights
+  assert.equal(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('details.editor input').length), 0);
+  await openEditor(page);
   assert.equal(await page.evaluate(() => document.querySelector('attention-lab').shadowRoot.querySelectorAll('details.editor input').length), 6 * 4 + 2);
+  await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  const preview = await page.evaluate(() => {
+    const cells = (testid) => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll(`[data-testid=${testid}] td.mv-cell`)].map((td) => td.dataset.value);
+    return { editor: cells('editor-weights'), section: cells('weights-heatmap') };
+  });
+  assert.equal(preview.editor.length, 36);
+  assert.deepEqual(preview.editor, preview.section);
   const after = await page.evaluate(() => {
     const root = document.querySelector('attention-lab').shadowRoot;
     return [...root.querySelectorAll('[data-section=step-by-step] [data-matrix=context_vec]')].map((v) => [...v.querySelectorAll('td.mv-cell[data-row="1"]')].map((td) => Number(td.dataset.value).toFixed(4)));
@@ -451,7 +466,10 @@ test('a matrix view\'s draw reads no layout: its width comes from its ResizeObse
   const after = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
-    root.querySelector('details.editor').open = true;
+    const editor = root.querySelector('details.editor');
+    const opened = new Promise((r) => editor.addEventListener('toggle', r, { once: true }));
+    editor.open = true;
+    await opened;   // (its body is built when first opened, editor.js)
     const field = root.querySelector('[data-testid="d_out"]');
     field.value = '16';
     field.dispatchEvent(new Event('input', { bubbles: true }));

@@ -11,23 +11,21 @@ const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 const sup = (n) => String(n).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
 
 // Collapsed at first: the first screen shows the attention itself, not a form. Its body (about 240
-// elements: the fields and the preview) is built by its first update, which the page's first pass runs
-// in a task of its own after the first section's, or when the learner opens it before that: never on
-// the way to the first number.
+// elements: the fields and the preview) is built when the learner first opens it, for the inputs of
+// that moment, and follows every edit after. Built at load (a task of the first pass), it was a tenth of
+// the load's main-thread time throttled 4×, and Chromium's autofill then laid the closed body out to
+// ask whether each of its 26 fields could take focus (docs/performance.md, eighth session).
 export function editorPanel(ctx) {
   const el = h('details', { class: 'editor' }, h('summary', { text: 'Edit the inputs: words, vectors, their number, seed, d_out' }));
   let body = null;
-  const built = () => {
-    if (!body) { body = editorBody(ctx); el.append(...body.nodes); }
-    return body;
-  };
-  // opened before the first pass built it: built now (an engine error is the page's status line's,
-  // which §3.4's update of the same answer shows)
+  // (an engine error is the page's status line's, which §3.4's update of the same answer shows)
   el.addEventListener('toggle', () => {
     if (!el.open || body) return;
-    try { built().update(); } catch { /* reported by the section */ }
+    body = editorBody(ctx);
+    el.append(...body.nodes);
+    try { body.update(); } catch { /* reported by the section */ }
   });
-  return { el, update: () => built().update() };
+  return { el, update: () => body?.update() };
 }
 
 // The editor's fields, size buttons and preview, and its update.

@@ -108,6 +108,12 @@ class Driver {
     await this.settle();
   }
 
+  // Opens the first element's input editor and waits for its body (built when first opened: editor.js).
+  async openEditor() {
+    await this.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('details.editor').open = true; return true; });
+    await this.waitFor(() => Boolean(document.querySelector('attention-lab').shadowRoot.querySelector('details.editor .editor-grid')), [], { what: 'the editor\'s body' });
+  }
+
   settle() {
     return this.evaluate(() => Promise.all([...document.querySelectorAll('attention-lab')].map((lab) => lab.updateComplete)).then(() => true));
   }
