@@ -269,8 +269,13 @@ async function measureEdits(page, scrollTo) {
   return page.evaluate(async (scrollTo) => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
+    const editor = root.querySelector('details.editor');
+    if (!editor.open) {   // its body is built when first opened (editor.js)
+      const opened = new Promise((r) => editor.addEventListener('toggle', r, { once: true }));
+      editor.open = true;
+      await opened;
+    }
     const value = root.querySelector('[data-testid="x-2-1"]'), dOut = root.querySelector('[data-testid="d_out"]');
-    root.querySelector('details.editor').open = true;
     let lastChange = 0;
     const watch = new MutationObserver(() => { lastChange = performance.now(); });
     watch.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });

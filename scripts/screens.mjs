@@ -44,6 +44,7 @@ try {
     // the editor open: its fields and, beside them (below on a phone), the weights they give; closed again
     const editor = page.locator('attention-lab details.editor');
     await editor.locator('summary').click();
+    await editor.locator('.editor-grid').waitFor();   // its body is built when first opened
     await editor.evaluate((d) => d.scrollIntoView({ block: 'start' }));
     await page.mouse.move(0, 0);   // no tooltip of a cell the pointer happens to be over
     await page.waitForTimeout(300);
