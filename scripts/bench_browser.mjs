@@ -258,15 +258,16 @@ async function measureSlider(page) {
 // Where the page is scrolled while the learner edits, with the editor open: its d_out field at the top
 // of the window (the sections under it in view), or the densest views at the top (the queries, keys and
 // values of §3.4, while the learner steps d_out with ↑ ↓ in the field, which keeps its focus).
-const EDIT_SCENES = { editor: '[data-testid="d_out"]', views: '[data-matrix="queries"]' };
+export const EDIT_SCENES = { editor: '[data-testid="d_out"]', views: '[data-matrix="queries"]' };
 const SCENE_NAMES = { editor: 'the d_out field at the top of the window', views: 'the queries, keys and values of §3.4 at the top' };
 
 // A learner's edit in the input editor. Latency: from the input event to the last DOM change on screen
 // (what is on screen is drawn in the next frame; the rest follows in later tasks, timed apart as
 // "settled"). Work: the input handler plus that frame's update and layout. d_out cycles 2, 4, 8, 16 and
-// a value of x(2) changes each time; one edit per settled update, as typing produces them.
-async function measureEdits(page, scrollTo) {
-  return page.evaluate(async (scrollTo) => {
+// a value of x(2) changes each time; one edit per settled update, as typing produces them. (count: fewer
+// for the test that checks these probes still run against the page, tests/browser/bench-probes.test.js)
+export async function measureEdits(page, scrollTo, count = 120) {
+  return page.evaluate(async ([scrollTo, count]) => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
     const editor = root.querySelector('details.editor');
@@ -280,7 +281,8 @@ async function measureEdits(page, scrollTo) {
     const watch = new MutationObserver(() => { lastChange = performance.now(); });
     watch.observe(root, { subtree: true, childList: true, characterData: true, attributes: true });
     const latency = [], work = [], settled = [];
-    for (let i = 0; i < 120; i++) {
+    const warmUp = Math.min(20, count / 2);
+    for (let i = 0; i < count; i++) {
       if (i < 2) {   // the same place for every edit (d_out changes the heights above the views)
         root.querySelector(scrollTo).scrollIntoView({ block: 'start' });
         await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 50)));
@@ -296,14 +298,14 @@ async function measureEdits(page, scrollTo) {
       root.firstChild.getBoundingClientRect();   // the style and layout the update caused
       const end = Math.max(lastChange, performance.now());
       await lab.updateComplete;
-      if (i >= 20) { latency.push(end - start); work.push((handled - start) + (end - frameStart)); settled.push(Math.max(lastChange, performance.now()) - start); }
+      if (i >= warmUp) { latency.push(end - start); work.push((handled - start) + (end - frameStart)); settled.push(Math.max(lastChange, performance.now()) - start); }
       await new Promise(requestAnimationFrame);
     }
     watch.disconnect();
     const q = (list, p) => list.slice().sort((a, b) => a - b)[Math.min(list.length - 1, Math.ceil(p * list.length) - 1)];
     return { edits: latency.length, p50: q(latency, 0.5), p95: q(latency, 0.95), workP50: q(work, 0.5), workP95: q(work, 0.95), max: q(latency, 1),
       settledP50: q(settled, 0.5), settledP95: q(settled, 0.95) };
-  }, scrollTo);
+  }, [scrollTo, count]);
 }
 
 // `attention-lab bench --json`: one JSON object a line.
