@@ -60,7 +60,9 @@ test('a recompute that changes nothing changes no node; several edits in one fra
   await page.goto(server.url);
   await waitForLab(page);
   await openEditor(page);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));   // its preview fitted
+  // its preview drawn and fitted to its room (a ResizeObserver's report, then a frame)
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=editor-weights]')?.dataset.fit);
+  await settle(page);
   const result = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;

@@ -64,7 +64,9 @@ function build(ctx) {
 
   function update(force = false) {
     if (!current) { nextRound(); return; }
-    const D = force ? ctx.data('bug-hunt', { bug: current }) : ctx.changedData('bug-hunt', { bug: current });
+    // (changedData first, forced or not, so that it remembers what this update shows: a forced update
+    // by data alone left it unknown, and the next recompute, with nothing changed, rebuilt the round)
+    const D = ctx.changedData('bug-hunt', { bug: current }) || (force ? ctx.data('bug-hunt', { bug: current }) : null);
     if (!D) return;
     const r = (name) => D.get(name);
     const correct = r('bug/correct'), buggy = r('bug/buggy'), diff = r('bug/diff'), st = ctx.state;
