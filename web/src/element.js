@@ -206,7 +206,6 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const loading = h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' });
     const lab = h('div', { class: 'lab', hidden: !styled }, ...this.pageHead(section), loading);
     this.shadowRoot.replaceChildren(lab);
-    this.shell = { lab, loading, generation };
     if (!styled) nextTask().then(() => { this.adoptStyles(); lab.hidden = false; });
     nextTask().then(openStorage);   // (the learner's answers are read at the build: learn/progress.js)
     let loaded;
@@ -227,7 +226,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const book = bookState(sectionData(loaded.engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
     await nextTask();   // then the build, in another
     if (generation !== this.generation) return;
-    this.build(section, loaded.engine, loaded.kind, generation, book);
+    this.build(section, loaded.engine, loaded.kind, generation, book, { lab, loadingLine: loading });
   }
 
   // The starting state: the book's, with the author's attributes applied.
@@ -237,7 +236,9 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
 
   // In three tasks (the state and the learner's progress; the first section; the page around it and
   // its first pass): in one, the build was a 35-50 ms task at load (throttled 4×).
-  async build(section, engine, kind, generation, book) {
+  // shell: render()'s lab, which the build fills: the page's head, shown (and laid out) while the engine
+  // loaded, and the loading line.
+  async build(section, engine, kind, generation, book, { lab, loadingLine }) {
     this.adoptStyles();
     let start;
     try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
@@ -404,16 +405,11 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     }, (el) => near.delete(sectionOf(el))) : null;
     if (nearWatch) for (const s of sections) nearWatch.watch(s.el);
     const isNear = (s) => !nearWatch || near.has(s);   // nothing tells what is near: every section is
-    // the page's head as render() showed it while the engine loaded (already laid out), else a new one
-    const shell = this.shell?.generation === generation && this.shell.lab.parentNode === this.shadowRoot ? this.shell : null;
-    const lab = shell ? shell.lab : h('div', { class: 'lab' }, ...this.pageHead(section));
-    shell?.loading.remove();
+    loadingLine.remove();
     lab.hidden = false;
     if (editor) lab.append(editor.el);
     lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...unbuilt.map((u) => u.slot), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
       h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
-    if (!shell) this.shadowRoot.replaceChildren(lab);
-    this.shell = null;
     renderMath(lab);
     const done = ctx.recompute();
     this.settleBuildWaiters(done);
