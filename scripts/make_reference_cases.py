@@ -1,15 +1,16 @@
 """Makes the reference cases the tests assert, with PyTorch as the oracle.
 
-Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [--out DIR] [dk|author|train]
-(with "dk", "author" or "train": only tests/fixtures/dk_cases.json, author_cases.json or
-train_page_cases.json, leaving the other files as they are). PyTorch's matrix
+Run with Debian's python3-torch (1.13):  /usr/bin/python3 scripts/make_reference_cases.py [--out DIR] [dk|author|replay|train]
+(with "dk", "author", "replay" or "train": only tests/fixtures/dk_cases.json, author_cases.json,
+replay_cases.json or train_page_cases.json, leaving the other files as they are). PyTorch's matrix
 products come from the system BLAS: the libblas.so.3 alternative must be OpenBLAS (libopenblas0), as on
 the reference machine; Debian's reference BLAS rounds them differently.
 Writes tests/fixtures/reference_cases.json (eval requests and PyTorch's answers),
 tests/fixtures/format_cases.json (tensors and exactly how PyTorch prints them) and
 tests/fixtures/dk_cases.json (the "why sqrt(d_k)" experiment, replay/dk_experiment.h) and
 tests/fixtures/author_cases.json (the chapter's code on a course author's inputs of other sizes, as the
-<attention-lab> attributes give them: what print shows for each cell the page prints) and
+<attention-lab> attributes give them: what print shows for each cell the page prints),
+tests/fixtures/replay_cases.json (random examples across the editor's range: the page's printed cells) and
 tests/fixtures/train_page_cases.json (the page's "Train it" task, as the native engine spells it out,
 trained as PyTorch trains it, with the parameters at each recorded step, and its program's output). The tests never
 need PyTorch: they read these committed files (--out DIR writes them into DIR instead). The chapter's
@@ -351,6 +352,58 @@ def write_author_cases():
 ENGINE = os.path.join(HERE, "..", "build", "native", "attention-lab")
 
 
+def replay_case(inputs, d_out, seed, temperature):
+    """What the page prints under its code cells for these inputs, as PyTorch runs those cells: §3.4.1's
+    step by step (query_2 @ keys.T, one row), the temperature cell, Listings 3.1 and 3.2 and §3.5.3."""
+    env = load_listings({"torch": torch, "nn": nn})
+    seed_of = lambda book: book if seed is None else seed
+    x = torch.tensor(inputs)
+    d_in = x.shape[1]
+    torch.manual_seed(seed_of(123))
+    W_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_key = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    query_2 = x[1] @ W_query
+    keys = x @ W_key
+    values = x @ W_value
+    attn_scores_2 = query_2 @ keys.T
+    d_k = keys.shape[-1]
+    attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)
+    cells = {"3.4.1/query_2": query_2, "3.4.1/attn_score_22": query_2.dot(keys[1]),
+             "3.4.1/attn_scores_2": attn_scores_2, "scaled_scores_2": attn_scores_2 / d_k**0.5,
+             "3.4.1/attn_weights_2": attn_weights_2, "3.4.1/context_vec_2": attn_weights_2 @ values,
+             "temperature_weights_2": torch.softmax(attn_scores_2 / temperature, dim=-1)}
+    torch.manual_seed(seed_of(123))
+    cells["3.4.2/sa_v1"] = env["SelfAttention_v1"](d_in, d_out)(x)
+    torch.manual_seed(seed_of(789))
+    cells["3.4.2/sa_v2"] = env["SelfAttention_v2"](d_in, d_out)(x)
+    torch.manual_seed(seed_of(123))
+    cells["3.5.3/context_vecs"] = env["CausalAttention"](d_in, d_out, x.shape[0], 0.0)(torch.stack((x, x), dim=0))
+    return {"inputs": inputs, "d_out": d_out, "seed": seed, "temperature": temperature,
+            "cells": {k: str(v.detach()) for k, v in cells.items()}}
+
+
+def write_replay_cases():
+    """Random examples across the editor's range (2-16 tokens of 1-16 values up to +-10, d_out 1-16), and
+    the sizes where OpenBLAS splits a full product's sums (T = 8..11 or 16, d_out >= 8): every digit the
+    page prints for them must be PyTorch's (tests/cpp/test_replay_cases.cpp)."""
+    g = torch.Generator().manual_seed(43)
+    def pick(lo, hi):
+        return int(torch.randint(lo, hi + 1, (1,), generator=g))
+    def rows(tokens, d_in, scale):
+        return [[round(float(v), 2) for v in r] for r in (torch.rand(tokens, d_in, generator=g) * 2 - 1) * scale]
+    temperatures = [0.25, 0.5, 1.0, 2.0, 3.0, 10.0]
+    cases = [replay_case(rows(16, 16, 3.0), 16, s, 4.0) for s in [None, 1, 2, 4]]
+    cases += [replay_case(rows(t, pick(8, 16), 10.0), pick(8, 16), pick(0, 2**31 - 1), 1.0) for t in [8, 9, 10, 11, 16]]
+    for _ in range(60):
+        tokens, d_in, d_out = pick(2, 16), pick(1, 16), pick(1, 16)
+        seed = None if pick(0, 3) == 0 else pick(0, 2**31 - 1)
+        cases.append(replay_case(rows(tokens, d_in, 10.0), d_out, seed, temperatures[pick(0, len(temperatures) - 1)]))
+    src = "PyTorch %s, CPU" % torch.__version__
+    json.dump({"source": src, "cases": cases}, open(os.path.join(FIXTURES, "replay_cases.json"), "w"), separators=(",", ":"), allow_nan=False)
+    print(len(cases), "replay cases")
+
+
 def engine_answer(req):
     if not os.access(ENGINE, os.X_OK):
         sys.exit("scripts/make_reference_cases.py: the train cases need the native engine; run ./scripts/build native first")
@@ -412,6 +465,7 @@ def main():
     print(len(cases), "reference cases,", len(fmt), "format cases")
     write_dk_cases()
     write_author_cases()
+    write_replay_cases()
     write_train_page_cases()
 
 
@@ -425,5 +479,7 @@ if __name__ == "__main__":
         write_author_cases()
     elif args == ["train"]:
         write_train_page_cases()
+    elif args == ["replay"]:
+        write_replay_cases()
     else:
         main()

@@ -22,11 +22,15 @@ function fail(res, status, text) {
   res.end(text);
 }
 
-// The file a URL path names, or null when it names none: undecodable, a NUL, or outside the root.
+// A path with a part that starts with a dot (.git, .env, .well-known): never served (issue 43).
+const dotted = (parts) => parts.some((part) => part.startsWith('.'));
+
+// The file a URL path names, or null when it names none: undecodable, a NUL, a dotfile, or outside the root.
 function fileFor(base, url) {
   let pathname;
   try { pathname = decodeURIComponent(new URL(url, 'http://x').pathname); } catch { return { status: 400 }; }
   if (pathname.includes('\0')) return { status: 400 };
+  if (dotted(pathname.split(/[\\/]/))) return { status: 404 };
   let file = path.join(base, pathname);
   if (file !== base && !file.startsWith(base + path.sep)) return { status: 403 };
   if (pathname.endsWith('/')) file = path.join(file, 'index.html');
@@ -42,11 +46,12 @@ export function serve(root, port = 0, host = '127.0.0.1', options = {}) {
   function answer(req, res) {
     if (req.method !== 'GET' && req.method !== 'HEAD') { fail(res, 405, 'only GET and HEAD'); return; }
     const { file, status } = fileFor(base, req.url);
-    if (!file) { fail(res, status, status === 400 ? 'bad request' : 'forbidden'); return; }
+    if (!file) { fail(res, status, status === 400 ? 'bad request' : status === 404 ? 'not found' : 'forbidden'); return; }
     // the real path, symlinks resolved, must still be inside the root's real path
     fs.realpath(file, (err, real) => {
       if (err) { fail(res, 404, 'not found'); return; }
       if (real !== realBase && !real.startsWith(realBase + path.sep)) { fail(res, 404, 'not found'); return; }
+      if (dotted(path.relative(realBase, real).split(path.sep))) { fail(res, 404, 'not found'); return; }   // a link to one
       fs.stat(real, (err2, st) => {
         if (err2 || !st.isFile()) { fail(res, 404, 'not found'); return; }
         if (req.method === 'HEAD') {

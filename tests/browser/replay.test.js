@@ -23,7 +23,17 @@ function example(name, tokens, dIn, dOut, seed, scale) {
   const flat = numbers(tokens * dIn, scale, tokens * 131 + dIn * 17 + (seed ?? 5));
   return { name, words: Array.from({ length: tokens }, (_, i) => `w${i + 1}`), inputs: Array.from({ length: tokens }, (_, i) => flat.slice(i * dIn, (i + 1) * dIn)), dOut, seed };
 }
-// The book's example (no attributes) and 9 others: 2 and 16 tokens, 1 and 16 dimensions, values up to
+// `count` examples of random sizes across the editor's range (2–16 tokens, 1–16 dimensions, d_out 1–16,
+// values up to ±10), the same every run; tests/fixtures/replay_cases.json has 69 more, checked natively.
+function randomExamples(count, seed) {
+  const draws = numbers(count * 4, 1, seed).map((v) => (v + 1) / 2);   // in [0, 1]
+  return Array.from({ length: count }, (_, i) => {
+    const [t, dIn, dOut, s] = draws.slice(i * 4, i * 4 + 4);
+    const tokens = 2 + Math.round(t * 14), d = 1 + Math.round(dIn * 15), out = 1 + Math.round(dOut * 15), exampleSeed = Math.round(s * 9999);
+    return example(`random: ${tokens} tokens, ${d} dimensions, values up to ±10, d_out ${out}, seed ${exampleSeed}`, tokens, d, out, exampleSeed, 10);
+  });
+}
+// The book's example (no attributes) and 12 others: 2 and 16 tokens, 1 and 16 dimensions, values up to
 // ±1000, several seeds, d_out from 1 to 16 (odd ones: Listing 3.5's assert, shown as Python shows it).
 const EXAMPLES = [
   { name: 'the book', words: null },
@@ -36,6 +46,10 @@ const EXAMPLES = [
   example('9 tokens, 7 dimensions, d_out 5, seed 99', 9, 7, 5, 99, 3),
   example('3 tokens, 2 dimensions, d_out 4, seed 31337', 3, 2, 4, 31337, 10),
   example('12 tokens, 10 dimensions, d_out 12, seed 1', 12, 10, 12, 1, 0.5),
+  // issue 43: at d_out ≥ 8 OpenBLAS sums part of a full T × T product in two chains, so ω₂ must come
+  // from query_2 @ keys.T as the cell computes it, not from row 2 of the full product
+  example('16 tokens, 16 dimensions, values up to ±3, d_out 16, seed 1', 16, 16, 16, 1, 3),
+  ...randomExamples(3, 43),
 ];
 
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -25,6 +25,11 @@ before(async () => {
   fs.symlinkSync(outside, path.join(root, 'out'));
   fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(root, 'secret.txt'));
   fs.symlinkSync(path.join(root, 'app.js'), path.join(root, 'inside.js'));
+  // dotfiles: a secret, a .git folder, and a plain name linking to the secret
+  fs.writeFileSync(path.join(root, '.env'), 'TOKEN=1');
+  fs.mkdirSync(path.join(root, '.git'));
+  fs.writeFileSync(path.join(root, '.git', 'config'), '[core]');
+  fs.symlinkSync(path.join(root, '.env'), path.join(root, 'env.txt'));
   // a read stream that fails after the file was found, when a test asks for it
   const createReadStream = (file) => {
     if (!failReads) return fs.createReadStream(file);
@@ -116,5 +121,15 @@ test('a read that fails is answered with 500 and the server keeps answering', as
   } finally {
     failReads = false;
   }
+  await stillServes();
+});
+
+test('dotfiles and dot folders are not served, nor a link to one (issue 43)', async () => {
+  for (const p of ['/.env', '/.git/config', '/%2eenv', '/.git/', '/env.txt', '/x/../.env']) {
+    const r = await raw(`GET ${p} HTTP/1.1`);
+    assert.equal(r.status, 404, p);
+    assert.doesNotMatch(r.body, /TOKEN|core/, p);
+  }
+  assert.equal((await raw('GET /app.js HTTP/1.1')).status, 200);
   await stillServes();
 });

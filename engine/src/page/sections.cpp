@@ -15,6 +15,7 @@
 #include "replay/dk_experiment.h"
 #include "core/generator.h"
 #include "core/limits.h"
+#include "chapter/autograd.h"
 #include "chapter/modules.h"
 #include "rules/checks.h"
 #include "requests/json_out.h"
@@ -101,6 +102,19 @@ AttentionTrace v1_trace(const SectionRequest& r) {
     return tr;
 }
 
+// attn_scores_2 = query_2 @ keys.T as §3.4.1's cells compute it: query_2 = x_2 @ W_query and then a
+// one-row product, each score one FMA chain in PyTorch's BLAS. Not row 2 of queries @ keys.T: OpenBLAS
+// sums some outputs of a full T × T product in two chains (pytorch_cpu.h), so at d_out ≥ 8 that row can
+// differ from PyTorch's attn_scores_2 in the last bit, and a print in the last digit.
+Tensor scores_of_query_2(const SectionRequest& r) {
+    Generator gen;
+    gen.manual_seed(r.seeds(123));
+    const SelfAttentionV1 weights(r.inputs.shape[1], r.d_out, gen);  // §3.4.1's three torch.rand draws
+    const Tensor query_2 = matmul(row(r.inputs, 1), detach(weights.W_query));
+    const Tensor keys = matmul(r.inputs, detach(weights.W_key));
+    return matmul(query_2, transpose_2d(keys));
+}
+
 void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
     const AttentionTrace tr = v1_trace(r);
     for (const auto& [name, t] : {std::pair<const char*, const Tensor*>{"queries", &tr.queries},
@@ -113,12 +127,9 @@ void add_step_by_step(std::vector<BookCell>& out, const SectionRequest& r) {
         add_cell(out, name, plain);
     }
     // print(attn_scores_2 / d_k**0.5), and the softmax of row 2 written out: each exp and their sum.
-    // Plain, as above: the page's W_query, W_key and W_value have requires_grad=False, so PyTorch
-    // prints no grad_fn here.
-    Tensor scaled = tr.scaled_scores;
-    scaled.grad_fn.clear();
-    scaled.requires_grad = false;
-    const Tensor scaled_2 = row(scaled, 1);
+    // Plain: the page's W_query, W_key and W_value have requires_grad=False, so PyTorch prints no
+    // grad_fn here.
+    const Tensor scaled_2 = div(scores_of_query_2(r), sqrt_dk(r.d_out));
     add_cell(out, "scaled_scores_2", scaled_2);
     const Tensor exps_2 = exp(scaled_2);
     add_cell(out, "exps_2", exps_2);
@@ -137,10 +148,11 @@ void add_temperature(std::vector<BookCell>& out, const SectionRequest& r) {
     }
     add_cell(out, "values", values);
     add_cell(out, "attn_scores", scores);
-    add_cell(out, "attn_scores_2", row(scores, 1));
-    const Tensor weights = temperature_softmax(scores, T);
-    add_cell(out, "temperature_weights", weights);
-    const Tensor weights_2 = row(weights, 1);
+    // the map is the whole matrix; row 2 and its print are §3.4.1's attn_scores_2, as the cell computes it
+    const Tensor scores_2 = scores_of_query_2(r);
+    add_cell(out, "attn_scores_2", scores_2);
+    add_cell(out, "temperature_weights", temperature_softmax(scores, T));
+    const Tensor weights_2 = temperature_softmax(scores_2, T);
     add_cell(out, "temperature_weights_2", weights_2);
     add_cell(out, "temperature_context_2", matmul(weights_2, values));
     add_cell(out, "temperature", Tensor({}, {static_cast<float>(T)}));

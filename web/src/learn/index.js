@@ -2,7 +2,7 @@
 // progress for this page (progress.js), the bar that counts it with its reset, and the answer event.
 // Sections get it as ctx.learn and build their prompts with predictPrompt(ctx.learn, ...).
 import { h } from '../dom.js';
-import { progressStore, progressKey } from './progress.js';
+import { progressStore, progressKey, droppedSentence } from './progress.js';
 import { dispatchAnswer } from './answer-event.js';
 import { answeredEntry } from './prompt.js';
 
@@ -33,6 +33,7 @@ export function learnHub(host, section, enabled) {
     const parts = [`${answered.length} of ${ids.size} questions answered (${right} right${skipped ? `, ${skipped} shown without an answer` : ''})`];
     if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
     if (!progress.persistent()) parts.push('this browser does not let the page keep them after you leave');
+    if (progress.dropped()) parts.push(droppedSentence(progress.dropped()));
     count.textContent = `${parts.join('; ')}.`;
     count.dataset.answered = String(answered.length);
   };

@@ -10,14 +10,67 @@ export function openStorage() {
   try { void localStorage.length; } catch { /* refused: progressStore says so */ }
 }
 
+// What a stored entry may hold (issue 43: storage is another script's to write, so a null answer broke a
+// section on every load and a 4 MB one was drawn in full). One entry within ENTRY_CHARS of JSON; the
+// fields the page writes with their types, and any other field a small primitive (so a later entry
+// shape, e.g. attempts or firstCorrect, passes); ids short; at most MAX_ENTRIES of them.
+const ENTRY_CHARS = 2000, MAX_ENTRIES = 200, ID_CHARS = 100, TEXT_CHARS = 200;
+const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+const smallText = (v) => typeof v === 'string' && v.length <= TEXT_CHARS;
+const count = (v) => Number.isInteger(v) && v >= 0 && v <= 1e6;
+const primitive = (v) => typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || smallText(v) || v === null;
+const FIELDS = {
+  // a number typed, a choice's key, or an exercise's choice per slot
+  answer: (v) => (typeof v === 'number' && Number.isFinite(v)) || smallText(v) ||
+    (isObject(v) && Object.keys(v).length <= 16 && Object.values(v).every(smallText)),
+  correct: (v) => typeof v === 'boolean',
+  skipped: (v) => typeof v === 'boolean',
+  rounds: count, found: count, index: count,   // the bug hunt's score and place
+  order: (v) => Array.isArray(v) && v.length <= 32 && v.every(smallText),
+  scored: smallText,
+};
+
+// An entry as the page may use it, or null when it does not fit (then it is dropped).
+export function validEntry(entry) {
+  if (!isObject(entry)) return null;
+  let text;
+  try { text = JSON.stringify(entry); } catch { return null; }
+  if (text.length > ENTRY_CHARS) return null;
+  for (const [field, value] of Object.entries(entry)) {
+    const fits = Object.prototype.hasOwnProperty.call(FIELDS, field) ? FIELDS[field] : primitive;
+    if (value !== undefined && !fits(value)) return null;
+  }
+  return entry;
+}
+
+// The stored entries that fit, and how many did not (never throws).
+function readEntries(saved) {
+  const entries = {};
+  let dropped = 0;
+  if (!saved || saved.version !== STORE_VERSION || !isObject(saved.entries)) return { entries, dropped: saved ? 1 : 0 };
+  for (const [id, entry] of Object.entries(saved.entries)) {
+    if (id.length <= ID_CHARS && Object.keys(entries).length < MAX_ENTRIES && validEntry(entry)) entries[id] = entry;
+    else dropped++;
+  }
+  return { entries, dropped };
+}
+
+// The sentence for entries dropped on reading, or '' when none were.
+export const droppedSentence = (n) => (n ? `${n === 1 ? 'One saved answer was' : `${n} saved answers were`} not in the form this page keeps, so ${n === 1 ? 'it was' : 'they were'} left out` : '');
+
 // key: one page's slot, e.g. "attention-lab/progress/v1:/index.html#all".
 export function progressStore(key) {
   let entries = {};
-  let persistent = true;
+  let persistent = true, dropped = 0;
   try {
     const text = localStorage.getItem(key);
-    const saved = text ? JSON.parse(text) : null;
-    if (saved && saved.version === STORE_VERSION && saved.entries && typeof saved.entries === 'object') entries = saved.entries;
+    let saved = null;
+    try { saved = text ? JSON.parse(text) : null; } catch { saved = { version: -1 }; }   // not JSON: dropped
+    ({ entries, dropped } = readEntries(saved));
+    if (dropped) {   // keep only what fits, so the next visit starts clean
+      if (Object.keys(entries).length) localStorage.setItem(key, JSON.stringify({ version: STORE_VERSION, entries }));
+      else localStorage.removeItem(key);
+    }
   } catch { persistent = false; }
   const listeners = new Set();
   const save = () => {
@@ -34,6 +87,7 @@ export function progressStore(key) {
     reset() { entries = {}; save(); },
     ids: () => Object.keys(entries),
     persistent: () => persistent,
+    dropped: () => dropped,   // entries left out on reading (droppedSentence says so)
     onChange(fn) { listeners.add(fn); return () => listeners.delete(fn); },
   };
 }
