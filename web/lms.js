@@ -81,7 +81,9 @@
   function report({ answered, firstTryRight, total }) {
     const complete = answered >= total;
     const scaled = total ? firstTryRight / total : 1;
-    const success = !complete || mastery === null ? null : scaled >= mastery;
+    // SCORM 2004 keeps success apart from completion (its LMS judges score.scaled against
+    // scaled_passing_score at any time); SCORM 1.2's one status says passed or failed once complete
+    const success = mastery === null ? null : scaled >= mastery;
     if (v2004) {
       set('cmi.score.min', 0); set('cmi.score.max', total); set('cmi.score.raw', firstTryRight);
       set('cmi.score.scaled', round(scaled, 4));
