@@ -17,8 +17,6 @@
 
   // HTML text: & " ' < > escaped, so words, JSON inputs and URLs paste safely into attributes.
   const htmlEscape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  // A string as a JavaScript literal inside <script>: no "</script" or "<!--" can end the element.
-  const scriptString = (s) => JSON.stringify(s).replace(/</g, '\\u003c');
   const quote = (s) => (s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
   // The attributes the author set, in a fixed order; empty fields and defaults are left out.
@@ -84,14 +82,15 @@
     return { src: `${folder}embed.html${query ? `?${query}` : ''}`, tooLong };
   }
 
-  function iframeSnippet(src, folder, section) {
-    const origin = new URL(folder).origin;
+  // The listener matches the message by the window that sent it (event.source), not by its origin: a
+  // frame the LMS sandboxes (sandbox="allow-scripts", no allow-same-origin) posts from origin "null".
+  function iframeSnippet(src, section) {
     return [
       `<iframe src="${htmlEscape(src)}" title="attention-lab: self-attention, computed live" style="width: 100%; height: ${HEIGHTS[section] || HEIGHTS.all}px; border: 0" loading="lazy"></iframe>`,
       '<script>',
       '// attention-lab\'s frame posts its content height; give it to the frame that sent it.',
       'window.addEventListener("message", function (e) {',
-      `  if (e.origin !== ${scriptString(origin)} || !e.data || e.data.type !== "attention-lab:height") return;`,
+      '  if (!e.data || e.data.type !== "attention-lab:height") return;',
       '  document.querySelectorAll("iframe").forEach(function (f) { if (f.contentWindow === e.source) f.style.height = e.data.height + "px"; });',
       '});',
       '</script>',
@@ -133,7 +132,7 @@
     } else {
       $('snippet-element').value = elementSnippet([...attrs], folder.url, style.props);
       const { src, tooLong } = iframeSource([...attrs], folder.url, style.params);
-      $('snippet-iframe').value = iframeSnippet(src, folder.url, attrs.get('section') || 'all');
+      $('snippet-iframe').value = iframeSnippet(src, attrs.get('section') || 'all');
       if (tooLong.length) warning = `This iframe would not work: embed.html reads at most ${PARAMETER_LIMIT.toLocaleString('en')} characters per parameter, and ${tooLong.join(', ')} is longer. Use the script and element snippet for this example.`;
     }
     say('iframe-warning', warning);

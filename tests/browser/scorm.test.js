@@ -12,33 +12,12 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { ROOT, launch, startServer, newPage } = require('./helpers');
+const { ROOT, launchEngine, startServer } = require('./helpers');
 const { chosenEngines } = require('./engines/suite');
 
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 const PACKAGES = { scorm12: '1.2', scorm2004: '2004' };
 const zipOf = (kind) => path.join(ROOT, 'dist', `attention-lab-${VERSION}-${kind}.zip`);
-
-// A browser with one page API (goto, evaluate(fn, arg), the problems it reported): playwright-core's
-// Chromium or puppeteer-core's Firefox ESR (WebDriver BiDi), both Debian's.
-async function openBrowser(name) {
-  if (name === 'chromium') {
-    const browser = await launch();
-    return { newPage: () => newPage(browser.context), close: () => browser.close() };
-  }
-  const puppeteer = require('puppeteer-core');
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true, defaultViewport: { width: 1280, height: 900 } });
-  return {
-    async newPage() {
-      const page = await browser.newPage();
-      const problems = [];
-      page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message || e}`));
-      return { page, problems };
-    },
-    close: () => browser.close(),
-  };
-}
 
 let tmp;
 const sites = {};
@@ -77,7 +56,7 @@ function gradebook(kind, cmi) {
 for (const engine of chosenEngines(['chromium', 'firefox'])) {
   describe(engine, () => {
     let browser;
-    before(async () => { browser = await openBrowser(engine); });
+    before(async () => { browser = await launchEngine(engine); });
     after(async () => { if (browser) await browser.close(); });
 
     for (const [kind, version] of Object.entries(PACKAGES)) {
