@@ -155,6 +155,54 @@
     });
   }
 
+  // "Download for LMS": a SCORM package of the chosen section, example and look, zipped here from this
+  // folder's files (lms-files.json lists them; lms-package.js writes the manifest, the launch page and
+  // the zip, deflated by the browser's CompressionStream where it has one).
+  const lms = self.AttentionLabLmsPackage;
+  async function downloadForLms() {
+    say('lms-error', '');
+    $('lms-status').textContent = '';
+    const style = look();
+    let mastery;
+    try { mastery = lms.masteryOf($('lms-mastery').value); } catch (e) { say('lms-error', e.message); return; }
+    if (style.error) { say('lms-error', style.error); return; }
+    const kind = $('lms-kind').value;
+    const attrs = attributes().filter(([name]) => name !== 'section');
+    const section = $('section').value;
+    const label = $('section').selectedOptions[0].textContent;
+    $('lms-download').disabled = true;
+    $('lms-status').textContent = 'Packing…';
+    try {
+      const listed = await fetch('lms-files.json');
+      if (!listed.ok) throw new Error(`lms-files.json beside this page answered ${listed.status}: serve the whole release folder.`);
+      const read = async (file) => {
+        const r = await fetch(file);
+        if (!r.ok) throw new Error(`${file} beside this page answered ${r.status}: serve the whole release folder.`);
+        return new Uint8Array(await r.arrayBuffer());
+      };
+      const config = JSON.stringify([section, attrs, mastery, style.props, kind]);
+      const entries = await lms.packageEntries({
+        kind, identifier: `attention-lab-${section}-${lms.crc32(new TextEncoder().encode(config)).toString(16)}`,
+        title: `attention-lab: ${label}`, attributes: [['section', section], ...attrs], masteryScore: mastery, look: style.props,
+        files: await listed.json(), read,
+      });
+      const bytes = await lms.zip(entries, { deflateRaw: lms.browserDeflate, date: new Date() });
+      const name = `attention-lab-${section}-${kind}.zip`;
+      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
+      const a = document.createElement('a');
+      a.href = url; a.download = name;
+      document.body.append(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      $('lms-status').textContent = `${name}: ${Math.round(bytes.length / 1024).toLocaleString('en')} KiB, ${entries.length} files. Upload it as a SCORM package.`;
+    } catch (e) {
+      $('lms-status').textContent = '';
+      say('lms-error', `The package could not be made: ${e.message}`);
+    } finally {
+      $('lms-download').disabled = false;
+    }
+  }
+  $('lms-download').addEventListener('click', downloadForLms);
+
   // The release this folder is (author.json beside it): the default host is jsDelivr at that version.
   fetch('author.json').then((r) => (r.ok ? r.json() : null)).catch(() => null).then((info) => {
     if (info) release = info;

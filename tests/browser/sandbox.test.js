@@ -58,9 +58,9 @@ async function until(target, fn, arg = null, what = String(fn)) {
   const end = Date.now() + 60000;
   for (;;) {
     let value = null;
-    try { value = await target.evaluate(fn, arg); } catch (e) { value = null; if (process.env.DBG) console.log(String(e.message).slice(0, 200)); }   // (a frame between documents)
+    try { value = await target.evaluate(fn, arg); } catch { value = null; }   // (a frame between documents)
     if (value) return value;
-    if (Date.now() > end) throw new Error(`waited 60 s for ${what}${target.url ? ` in ${target.url()}: ${await target.evaluate(() => document.documentElement.outerHTML.slice(0, 400) + (document.querySelector("attention-lab")?.shadowRoot?.innerHTML.slice(0, 300) ?? "")).catch((e) => e.message)}` : ""}`);
+    if (Date.now() > end) throw new Error(`waited 60 s for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -4,7 +4,8 @@
 // a learner answers some questions and leaves; the score, status, suspend_data and session time are
 // committed; a relaunch shows the answers again; answering the rest completes it, passed or failed
 // against the manifest's mastery score. With no LMS API, or one that throws, the page works as the
-// plain page. ATTN_ENGINES=chromium (or firefox) runs one.
+// plain page. author.html's "Download for LMS" zips a section's package in the browser, which passes in
+// the gradebook against the author's mastery score. ATTN_ENGINES=chromium (or firefox) runs one.
 'use strict';
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
@@ -12,7 +13,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { ROOT, launchEngine, startServer } = require('./helpers');
+const { ROOT, WEB, launchEngine, startServer } = require('./helpers');
 const { chosenEngines } = require('./engines/suite');
 
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
@@ -58,6 +59,62 @@ for (const engine of chosenEngines(['chromium', 'firefox'])) {
     let browser;
     before(async () => { browser = await launchEngine(engine); });
     after(async () => { if (browser) await browser.close(); });
+
+    if (engine === 'chromium') {
+      test('chromium: author.html\'s "Download for LMS" zips the chosen section\'s package in the browser; in scorm-again it passes at the author\'s mastery score', async (t) => {
+        const server = await startServer(WEB);
+        const { page, problems } = await browser.newPage();
+        let lmsServer;
+        try {
+          await page.goto(`${server.url}author.html`);
+          await page.waitForFunction(() => document.getElementById('base').value !== '');
+          await page.evaluate(() => {
+            const set = (id, v) => { const el = document.getElementById(id); el.value = v; el.dispatchEvent(new Event('change', { bubbles: true })); };
+            set('section', 'temperature'); set('seed', '7'); set('lms-kind', 'scorm2004'); set('lms-mastery', '50');
+          });
+          // a bad mastery score is one sentence, and no package
+          await page.fill('#lms-mastery', '150');
+          await page.click('#lms-download');
+          assert.match(await page.locator('#lms-error').textContent(), /Mastery score: “150” is not a percentage from 0 to 100/);
+          await page.fill('#lms-mastery', '50');
+          const [download] = await Promise.all([page.waitForEvent('download'), page.click('#lms-download')]);
+          assert.equal(download.suggestedFilename(), 'attention-lab-temperature-scorm2004.zip');
+          const zip = path.join(tmp, 'author-temperature.zip');
+          await download.saveAs(zip);
+          await page.waitForFunction(() => /KiB/.test(document.getElementById('lms-status').textContent));
+          const status = await page.locator('#lms-status').textContent();
+          t.diagnostic(status);
+          assert.match(status, new RegExp(`^attention-lab-temperature-scorm2004\\.zip: ${Math.round(fs.statSync(zip).size / 1024).toLocaleString('en')} KiB, \\d+ files`));
+          execFileSync('unzip', ['-tq', zip]);   // a valid zip to Info-ZIP too (CRCs, sizes)
+          const dir = path.join(tmp, 'author-lms');
+          fs.mkdirSync(path.join(dir, 'course'), { recursive: true });
+          for (const f of ['player.html', 'player.js']) fs.copyFileSync(path.join(__dirname, 'fixtures/lms', f), path.join(dir, f));
+          for (const f of ['scorm12.min.js', 'scorm2004.min.js']) fs.copyFileSync(path.join(ROOT, 'node_modules/scorm-again/dist', f), path.join(dir, f));
+          execFileSync('unzip', ['-q', zip, '-d', path.join(dir, 'course')]);
+          assert.match(fs.readFileSync(path.join(dir, 'course/index.html'), 'utf8'), /<attention-lab section="temperature" seed="7" data-scorm="2004" data-mastery-score="0.5">/);
+          lmsServer = await startServer(dir);
+          await page.goto(`${lmsServer.url}player.html`);
+          const course = await page.evaluate(() => window.launch(null, 'none'));
+          assert.deepEqual([course.version, course.mastery], ['2004', 0.5]);
+          const expected = {};
+          for (const q of await page.evaluate(() => window.questions())) expected[q.id] = (await page.evaluate(([id]) => window.answer(id, 'skip'), [q.id])).expected;
+          await page.evaluate(() => window.leave());
+          await page.evaluate(() => window.launch(null));
+          const ids = Object.keys(expected);
+          assert.ok(ids.length >= 2, ids.join());
+          for (const [i, id] of ids.entries()) await page.evaluate(([id, how, want]) => window.answer(id, how, want), [id, i === 0 ? 'wrong' : 'right', expected[id]]);
+          const g = gradebook('scorm2004', (await page.evaluate(() => window.leave())).cmi);
+          const right = ids.length - 1;
+          assert.deepEqual([g.raw, g.max, g.completion, g.success], [right, ids.length, 'completed', right / ids.length >= 0.5 ? 'passed' : 'failed']);
+          assert.equal(g.success, 'passed', `${right} of ${ids.length} right passes at 50 %`);
+          assert.deepEqual(await page.evaluate(() => window.lmsProblems), []);
+          assert.deepEqual(problems, []);
+        } finally {
+          await server.close();
+          if (lmsServer) await lmsServer.close();
+        }
+      });
+    }
 
     for (const [kind, version] of Object.entries(PACKAGES)) {
       test(`${engine}: the SCORM ${version} package in scorm-again: score, status and suspend_data committed, answers restored on relaunch`, async (t) => {
