@@ -17,8 +17,6 @@
 
   // HTML text: & " ' < > escaped, so words, JSON inputs and URLs paste safely into attributes.
   const htmlEscape = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  // A string as a JavaScript literal inside <script>: no "</script" or "<!--" can end the element.
-  const scriptString = (s) => JSON.stringify(s).replace(/</g, '\\u003c');
   const quote = (s) => (s.length > 80 ? `${s.slice(0, 80)}…` : s);
 
   // The attributes the author set, in a fixed order; empty fields and defaults are left out.
@@ -84,14 +82,15 @@
     return { src: `${folder}embed.html${query ? `?${query}` : ''}`, tooLong };
   }
 
-  function iframeSnippet(src, folder, section) {
-    const origin = new URL(folder).origin;
+  // The listener matches the message by the window that sent it (event.source), not by its origin: a
+  // frame the LMS sandboxes (sandbox="allow-scripts", no allow-same-origin) posts from origin "null".
+  function iframeSnippet(src, section) {
     return [
       `<iframe src="${htmlEscape(src)}" title="attention-lab: self-attention, computed live" style="width: 100%; height: ${HEIGHTS[section] || HEIGHTS.all}px; border: 0" loading="lazy"></iframe>`,
       '<script>',
       '// attention-lab\'s frame posts its content height; give it to the frame that sent it.',
       'window.addEventListener("message", function (e) {',
-      `  if (e.origin !== ${scriptString(origin)} || !e.data || e.data.type !== "attention-lab:height") return;`,
+      '  if (!e.data || e.data.type !== "attention-lab:height") return;',
       '  document.querySelectorAll("iframe").forEach(function (f) { if (f.contentWindow === e.source) f.style.height = e.data.height + "px"; });',
       '});',
       '</script>',
@@ -133,7 +132,7 @@
     } else {
       $('snippet-element').value = elementSnippet([...attrs], folder.url, style.props);
       const { src, tooLong } = iframeSource([...attrs], folder.url, style.params);
-      $('snippet-iframe').value = iframeSnippet(src, folder.url, attrs.get('section') || 'all');
+      $('snippet-iframe').value = iframeSnippet(src, attrs.get('section') || 'all');
       if (tooLong.length) warning = `This iframe would not work: embed.html reads at most ${PARAMETER_LIMIT.toLocaleString('en')} characters per parameter, and ${tooLong.join(', ')} is longer. Use the script and element snippet for this example.`;
     }
     say('iframe-warning', warning);
@@ -155,6 +154,54 @@
       }
     });
   }
+
+  // "Download for LMS": a SCORM package of the chosen section, example and look, zipped here from this
+  // folder's files (lms-files.json lists them; lms-package.js writes the manifest, the launch page and
+  // the zip, deflated by the browser's CompressionStream where it has one).
+  const lms = self.AttentionLabLmsPackage;
+  async function downloadForLms() {
+    say('lms-error', '');
+    $('lms-status').textContent = '';
+    const style = look();
+    let mastery;
+    try { mastery = lms.masteryOf($('lms-mastery').value); } catch (e) { say('lms-error', e.message); return; }
+    if (style.error) { say('lms-error', style.error); return; }
+    const kind = $('lms-kind').value;
+    const attrs = attributes().filter(([name]) => name !== 'section');
+    const section = $('section').value;
+    const label = $('section').selectedOptions[0].textContent;
+    $('lms-download').disabled = true;
+    $('lms-status').textContent = 'Packing…';
+    try {
+      const listed = await fetch('lms-files.json');
+      if (!listed.ok) throw new Error(`lms-files.json beside this page answered ${listed.status}: serve the whole release folder.`);
+      const read = async (file) => {
+        const r = await fetch(file);
+        if (!r.ok) throw new Error(`${file} beside this page answered ${r.status}: serve the whole release folder.`);
+        return new Uint8Array(await r.arrayBuffer());
+      };
+      const config = JSON.stringify([section, attrs, mastery, style.props, kind]);
+      const entries = await lms.packageEntries({
+        kind, identifier: `attention-lab-${section}-${lms.crc32(new TextEncoder().encode(config)).toString(16)}`,
+        title: `attention-lab: ${label}`, attributes: [['section', section], ...attrs], masteryScore: mastery, look: style.props,
+        files: await listed.json(), read,
+      });
+      const bytes = await lms.zip(entries, { deflateRaw: lms.browserDeflate, date: new Date() });
+      const name = `attention-lab-${section}-${kind}.zip`;
+      const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
+      const a = document.createElement('a');
+      a.href = url; a.download = name;
+      document.body.append(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+      $('lms-status').textContent = `${name}: ${Math.round(bytes.length / 1024).toLocaleString('en')} KiB, ${entries.length} files. Upload it as a SCORM package.`;
+    } catch (e) {
+      $('lms-status').textContent = '';
+      say('lms-error', `The package could not be made: ${e.message}`);
+    } finally {
+      $('lms-download').disabled = false;
+    }
+  }
+  $('lms-download').addEventListener('click', downloadForLms);
 
   // The release this folder is (author.json beside it): the default host is jsDelivr at that version.
   fetch('author.json').then((r) => (r.ok ? r.json() : null)).catch(() => null).then((info) => {

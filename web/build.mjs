@@ -261,5 +261,10 @@ const version = JSON.parse(read(path.join(root, 'package.json'))).version;
 const integrity = sha384(path.join(out, 'attention-lab.js'));
 fs.writeFileSync(path.join(out, 'author.json'), JSON.stringify({ version, integrity }) + '\n');
 fs.writeFileSync(path.join(out, 'integrity.json'), JSON.stringify({ 'attention-lab.js': integrity, ...integrityMap }, null, 2) + '\n');
+// lms-files.json: the files an LMS package carries beside its launch page and manifest (web/lms-package.js):
+// the element and every file it loads (the integrity map's scripts, KaTeX's cut fonts), the page's
+// style and the package's SCORM runtime, lms.js.
+const lmsFiles = ['attention-lab.js', ...Object.keys(integrityMap), ...fonts.map((f) => `katex/fonts/${f.file}`), 'page.css', 'lms.js'];
+fs.writeFileSync(path.join(out, 'lms-files.json'), JSON.stringify(lmsFiles, null, 1) + '\n');
 
 console.log(`build/web: attention-lab.js (${(bundleBytes / 1024).toFixed(0)} KiB${dev ? ', --dev' : ', minified'}), ${sources.length} modules, ${woff2.length} fonts, ${Object.keys(math.shapes).length} formula templates`);

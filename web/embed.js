@@ -1,8 +1,11 @@
 // embed.html's script: builds <attention-lab section=...> from ?section= (and the example's ?words=,
 // ?inputs=, ?seed=, ?d-out=, ?temperature=, ?theme=, ?engine=, ?exercises=; the look's ?accent= and ?font=), tells the
 // parent window how tall the content is, so the iframe can fit it, and, when ?parent-origin= names the
-// parent's origin, forwards the element's attention-lab-change and attention-lab-answer events to it.
-// It listens to no messages. embed-params.js holds the parameter names and their length limit.
+// parent's origin, forwards the element's events (change, answer, progress, summary) to it and takes
+// the learner's progress back from it ({type: "attention-lab:set-progress", progress}: el.progress),
+// the one message it listens to, from its parent window at that origin only. It works in a frame
+// sandboxed with allow-scripts alone (origin "null": the parent matches its messages by event.source).
+// embed-params.js holds the parameter names and their length limit.
 'use strict';
 (() => {
   const { limit, attributes } = self.AttentionLabEmbedParams;
@@ -57,11 +60,17 @@
   // The events, to the parent's origin only (postMessage drops them if the parent is another origin);
   // with no ?parent-origin= nothing is sent. The detail is plain data (arrays, numbers, strings).
   if (parentOrigin && window.parent !== window) {
-    for (const type of ['attention-lab-change', 'attention-lab-answer']) {
+    for (const type of ['attention-lab-change', 'attention-lab-answer', 'attention-lab-progress', 'attention-lab-summary']) {
       shown.addEventListener(type, (e) => {
         window.parent.postMessage({ type: type.replace('attention-lab-', 'attention-lab:'), detail: JSON.parse(JSON.stringify(e.detail)) }, parentOrigin);
       });
     }
+    // The progress the parent kept (a frame without storage loses it on leaving): from the parent
+    // window, at its origin, only. A value el.progress refuses is said on the console.
+    window.addEventListener('message', (e) => {
+      if (e.source !== window.parent || e.origin !== parentOrigin || !e.data || e.data.type !== 'attention-lab:set-progress') return;
+      try { shown.progress = e.data.progress; } catch (err) { console.warn(err.message); }
+    });
   }
 
   if (window.parent === window) return;   // opened on its own: no frame to fit

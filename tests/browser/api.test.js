@@ -189,7 +189,7 @@ test('custom-elements.json names the element\'s attributes, properties, methods 
   const missing = await page.evaluate((names) => names.filter((n) => !(n in document.getElementById('lab'))), members);
   assert.deepEqual(missing, [], 'every member in the manifest is on the element');
   for (const a of decl.attributes.filter((x) => x.fieldName)) assert.ok(members.includes(a.fieldName), `${a.name}'s property ${a.fieldName} is a member`);
-  assert.deepEqual(decl.events.map((e) => e.name).sort(), ['attention-lab-answer', 'attention-lab-change']);
+  assert.deepEqual(decl.events.map((e) => e.name).sort(), ['attention-lab-answer', 'attention-lab-change', 'attention-lab-progress', 'attention-lab-summary']);
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   assert.equal(pkg.customElements, 'dist/web/custom-elements.json');
   assert.ok(fs.existsSync(path.join(WEB, 'types/attention-lab.d.ts')), 'the build copies the types');
@@ -203,4 +203,57 @@ test('web/types: tsc --strict accepts a TypeScript + React consumer (and its @ts
   } catch (e) {
     assert.fail(`tsc --strict failed:\n${e.stdout}${e.stderr}`);
   }
+});
+
+test('el.progress and el.summary: the progress and summary events, the answers set back by the host before and after the build, a bad value a sentence', async () => {
+  const { page, problems } = await pageWith('<attention-lab id="lab" section="temperature"></attention-lab>');
+  await page.evaluate(() => {
+    window.heard = [];
+    for (const t of ['attention-lab-progress', 'attention-lab-summary']) document.addEventListener(t, (e) => window.heard.push({ type: t, detail: e.detail, composed: e.composed }));
+  });
+  const total = await page.evaluate(() => document.querySelectorAll('attention-lab')[0].shadowRoot.querySelectorAll('[data-answer-kind]').length);
+  assert.ok(total >= 2);
+  assert.deepEqual(await page.evaluate(() => document.getElementById('lab').summary), { answered: 0, firstTryRight: 0, total });
+  // the learner answers: one progress and one summary event, composed, out of the shadow root
+  const id = await page.evaluate(() => {
+    const q = document.getElementById('lab').shadowRoot.querySelector('[data-answer-kind=choice]');
+    q.querySelector('[data-testid=predict-choice]').click();
+    return q.dataset.exercise;
+  });
+  const correct = (await page.locator(`attention-lab [data-exercise="${id}"] [data-testid=predict-feedback]`).getAttribute('data-correct')) === 'true';
+  const heard = await page.evaluate(() => window.heard);
+  assert.deepEqual(heard.map((h) => [h.type, h.composed]), [['attention-lab-progress', true], ['attention-lab-summary', true]]);
+  const summary = { answered: 1, firstTryRight: correct ? 1 : 0, total };
+  assert.deepEqual(heard[0].detail.summary, summary);
+  assert.deepEqual(heard[1].detail, summary);
+  const kept = heard[0].detail.progress;
+  assert.deepEqual(await page.evaluate(() => document.getElementById('lab').progress), kept);
+  assert.equal(kept.version, 1);
+  assert.deepEqual(Object.keys(kept.entries), [id]);
+
+  // a reset by the learner, then the host sets the answers back: they show, and only a summary event fires
+  await page.locator('attention-lab [data-testid=progress-reset]').click();
+  await page.evaluate(() => { window.heard = []; });
+  await page.evaluate((p) => { document.getElementById('lab').progress = p; }, kept);
+  assert.equal(await page.locator(`attention-lab [data-exercise="${id}"] [data-testid=predict-feedback]`).getAttribute('data-correct'), String(correct));
+  assert.deepEqual(await page.evaluate(() => window.heard.map((h) => h.type)), ['attention-lab-summary']);
+  assert.deepEqual(await page.evaluate(() => document.getElementById('lab').summary), summary);
+  // a value it did not give: the sentence, and the answers stay
+  const refused = await page.evaluate(() => { try { document.getElementById('lab').progress = { answers: [] }; return null; } catch (e) { return `${e.name}: ${e.message}`; } });
+  assert.match(refused, /^TypeError: attention-lab: el\.progress takes what el\.progress .* gave: an object \{version: 1, entries: \{\.\.\.\}\}\.$/);
+  assert.deepEqual(await page.evaluate(() => document.getElementById('lab').summary), summary);
+
+  // set before the element is built (an LMS restoring suspend_data), and kept over a rebuild
+  await page.evaluate((p) => {
+    const late = document.createElement('attention-lab');
+    late.id = 'late'; late.setAttribute('section', 'temperature');
+    late.progress = p;
+    document.body.append(late);
+  }, kept);
+  await waitForLab(page);
+  assert.deepEqual(await page.evaluate(() => document.getElementById('late').summary), summary);
+  await page.evaluate(async () => { const late = document.getElementById('late'); late.seed = 8; await late.updateComplete; });
+  assert.deepEqual(await page.evaluate(() => document.getElementById('late').summary), summary);
+  assert.equal(await page.locator(`#late [data-exercise="${id}"] [data-testid=predict-feedback]`).getAttribute('data-correct'), String(correct));
+  assert.deepEqual(problems, []);
 });

@@ -14,6 +14,7 @@ const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf
 const NAME = `attention-lab-${VERSION}`;
 const ZIP = path.join(ROOT, 'dist', `${NAME}.zip`);
 const TGZ = path.join(ROOT, 'dist', `${NAME}.tgz`);
+const SCORM = { '1.2': path.join(ROOT, 'dist', `${NAME}-scorm12.zip`), '2004 4th Edition': path.join(ROOT, 'dist', `${NAME}-scorm2004.zip`) };
 
 let browser, tmp;
 before(async () => {
@@ -21,7 +22,7 @@ before(async () => {
   // than the page's bundle.
   const bundle = path.join(ROOT, 'build/web/attention-lab.js');
   const stale = (f) => !fs.existsSync(f) || (fs.existsSync(bundle) && fs.statSync(f).mtimeMs < fs.statSync(bundle).mtimeMs);
-  if (stale(ZIP) || stale(TGZ)) execFileSync(path.join(ROOT, 'scripts/build'), ['dist'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  if ([ZIP, TGZ, ...Object.values(SCORM)].some(stale)) execFileSync(path.join(ROOT, 'scripts/build'), ['dist'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
   browser = await launch();
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-dist-'));
 });
@@ -52,6 +53,41 @@ test('the zip holds the static folder with README, LICENSE and CHANGELOG.md, and
   } finally {
     await server.close();
   }
+});
+
+test('the SCORM 1.2 and 2004 packages: a well-formed imsmanifest.xml at the root whose SCO lists every file of the zip, and the files the launch page loads', async () => {
+  const { page, problems } = await newPage(browser.context);
+  for (const [schemaversion, zip] of Object.entries(SCORM)) {
+    const files = execFileSync('unzip', ['-Z1', zip]).toString().trim().split('\n');
+    assert.equal(files[0], 'imsmanifest.xml', 'the manifest first, at the root');
+    const text = execFileSync('unzip', ['-p', zip, 'imsmanifest.xml']).toString();
+    // read as an LMS reads it: an XML parser (the browser's), namespaces and all
+    const m = await page.evaluate((xml) => {
+      const doc = new DOMParser().parseFromString(xml, 'application/xml');
+      if (doc.querySelector('parsererror')) return { error: doc.querySelector('parsererror').textContent };
+      const all = (name) => [...doc.getElementsByTagName('*')].filter((e) => e.localName === name);
+      const orgs = all('organizations')[0];
+      const org = all('organization').find((o) => o.getAttribute('identifier') === orgs.getAttribute('default'));
+      const item = org && [...org.getElementsByTagName('*')].find((e) => e.localName === 'item');
+      const resource = item && all('resource').find((r) => r.getAttribute('identifier') === item.getAttribute('identifierref'));
+      return { ns: doc.documentElement.namespaceURI, schema: all('schema')[0]?.textContent, schemaversion: all('schemaversion')[0]?.textContent,
+        org: Boolean(org), href: resource?.getAttribute('href'), scormType: resource && (resource.getAttribute('adlcp:scormtype') || resource.getAttribute('adlcp:scormType')),
+        files: resource ? [...resource.getElementsByTagName('*')].filter((e) => e.localName === 'file').map((f) => f.getAttribute('href')) : [],
+        mastery: (all('masteryscore')[0] || all('minNormalizedMeasure')[0])?.textContent };
+    }, text);
+    assert.equal(m.error, undefined, `${zip}: ${m.error}`);
+    assert.deepEqual([m.schema, m.schemaversion, m.org, m.href, m.scormType], ['ADL SCORM', schemaversion, true, 'index.html', 'sco']);
+    assert.equal(m.ns, schemaversion === '1.2' ? 'http://www.imsproject.org/xsd/imscp_rootv1p1p2' : 'http://www.imsglobal.org/xsd/imscp_v1p1');
+    assert.equal(m.mastery, schemaversion === '1.2' ? '80' : '0.8');
+    assert.deepEqual(m.files.slice().sort(), files.filter((f) => f !== 'imsmanifest.xml').sort(), 'the SCO lists every file of the zip, and only those');
+    // what the launch page and the element load is in the zip
+    const launch = execFileSync('unzip', ['-p', zip, 'index.html']).toString();
+    for (const src of [...launch.matchAll(/(?:src|href)="([^":]+)"/g)].map((x) => x[1])) assert.ok(files.includes(src), `${src} is in ${path.basename(zip)}`);
+    for (const f of ['engine/loader.js', 'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js', 'katex-lib.js', 'engine-worker.js', 'lms.js']) assert.ok(files.includes(f), `${f} is in ${path.basename(zip)}`);
+    assert.match(launch, new RegExp(`<attention-lab section="all" data-scorm="${schemaversion === '1.2' ? '1.2' : '2004'}" data-mastery-score="0.8">`));
+    execFileSync('unzip', ['-tq', zip]);
+  }
+  assert.deepEqual(problems, []);
 });
 
 test('SRI.txt lists each script with the SHA-384 of the file that ships', () => {

@@ -39,6 +39,30 @@ async function launch() {
   };
 }
 
+// A browser with one page API for the tests that run in Chromium and Firefox ESR alike (scorm.test.js,
+// sandbox.test.js): newPage() -> {page, problems}, page.goto, page.evaluate(fn, arg), page.frames() with
+// frame.url() and frame.evaluate(fn, arg); Chromium through playwright-core, Firefox ESR through
+// puppeteer-core over WebDriver BiDi, both Debian's.
+async function launchEngine(name) {
+  if (name === 'chromium') {
+    const browser = await launch();
+    return { newPage: () => newPage(browser.context), close: () => browser.close() };
+  }
+  if (name !== 'firefox') throw new Error(`no engine "${name}" here: chromium or firefox`);
+  const puppeteer = require('puppeteer-core');
+  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: '/usr/bin/firefox-esr', headless: true, defaultViewport: { width: 1280, height: 900 } });
+  return {
+    async newPage() {
+      const page = await browser.newPage();
+      const problems = [];
+      page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+      page.on('pageerror', (e) => problems.push(`pageerror: ${e.message || e}`));
+      return { page, problems };
+    },
+    close: () => browser.close(),
+  };
+}
+
 // build/web (or another folder) on a free port of 127.0.0.1.
 async function startServer(root = WEB) {
   const { serve } = await import(path.join(ROOT, 'web/serve.mjs'));
@@ -246,4 +270,4 @@ async function releaseFramesInPage() {
   return [...map.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));
 }
 
-module.exports = { holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+module.exports = { launchEngine, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

@@ -1,6 +1,6 @@
 // A host's TypeScript + React file using <attention-lab> through web/types/: tsc --strict must accept
 // it (tests/browser/api.test.js runs it). The @ts-expect-error lines must stay errors.
-import type { AttentionLabChangeDetail, AttentionLabAnswerDetail, AttentionLabElement } from '../../web/types/attention-lab';
+import type { AttentionLabChangeDetail, AttentionLabAnswerDetail, AttentionLabElement, AttentionLabProgress, AttentionLabSummary } from '../../web/types/attention-lab';
 import type {} from '../../web/types/react';
 
 export async function host(): Promise<number[][] | null> {
@@ -27,6 +27,15 @@ export async function host(): Promise<number[][] | null> {
     const tol: number | undefined = a.tolerance;
     void ok; void tol;
   });
+  // a host that keeps the learner's answers (an LMS, a sandboxed frame's parent) and grades by the summary
+  let kept: AttentionLabProgress | null = lab.progress;
+  lab.addEventListener('attention-lab-progress', (e) => { kept = e.detail.progress; const total: number = e.detail.summary.total; void total; });
+  lab.addEventListener('attention-lab-summary', (e) => { const s: AttentionLabSummary = e.detail; void (s.firstTryRight / s.total); });
+  if (kept) lab.progress = kept;
+  const answered: number | undefined = lab.summary?.answered;
+  void answered;
+  // @ts-expect-error: the summary is read-only
+  lab.summary = { answered: 1, firstTryRight: 1, total: 1 };
   await lab.reset();
   const made: AttentionLabElement = document.createElement('attention-lab');
   made.theme = 'dark';

@@ -20,7 +20,8 @@ import { followFragment } from './fragment.js';
 import { keyboardScroll } from './sections/common.js';
 import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, keepLearnerEdits } from './host-api.js';
 import LEARN_CSS from './learn/learn.css';
-import { learnHub, exercisesOn, openStorage } from './learn/index.js';
+import { learnHub, exercisesOn, openStorage, checkedProgress } from './learn/index.js';
+import { STORE_VERSION } from './learn/progress.js';
 
 // The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
@@ -122,6 +123,20 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     if (!this.labCtx) return null;
     try { return resultsOf(this.labCtx.data('step-by-step')); } catch { return null; }
   }
+  // el.progress: the learner's answers as plain data, {version, entries}, for a host that keeps them
+  // (an LMS's suspend_data, a sandboxed frame's parent); setting it puts them back (docs/embedding.md).
+  // Before the first build, a value set is kept for it.
+  get progress() {
+    if (this.labCtx) return this.labCtx.learn.progress.snapshot();
+    return this.heldProgress ? JSON.parse(JSON.stringify({ version: STORE_VERSION, entries: this.heldProgress })) : null;
+  }
+  set progress(value) {
+    if (this.labCtx) { this.labCtx.learn.setProgress(value); return; }
+    this.heldProgress = checkedProgress(value);
+    this.progressFromHost = true;
+  }
+  // el.summary: {answered, firstTryRight, total} of this element's questions; null until the first build.
+  get summary() { return this.labCtx ? this.labCtx.learn.summary() : null; }
   // el.reset(): the author's example again (the attributes), dropping the learner's edits and T.
   reset() {
     this.liveState = null;

@@ -61,7 +61,7 @@ export function defineHostProperties(proto) {
 // A property set on the element before its class was defined (a framework rendering first) is an own
 // property shadowing the setter: it is taken off and set again through the setter.
 export function upgradeHostProperties(el) {
-  for (const prop of [...Object.keys(STRING_PROPERTIES), ...Object.keys(NUMBER_PROPERTIES), 'words', 'inputs']) {
+  for (const prop of [...Object.keys(STRING_PROPERTIES), ...Object.keys(NUMBER_PROPERTIES), 'words', 'inputs', 'progress']) {
     if (Object.prototype.hasOwnProperty.call(el, prop)) {
       const value = el[prop];
       delete el[prop];

@@ -48,13 +48,24 @@ export function integrityOf(file, base) {
 }
 
 // The sentence for a script that did not load: with an integrity hash, a file that is there but differs
-// from the build's is told apart from a missing one (one fetch, only after the failure).
+// from the build's is told apart from a missing one, and both from a server that answers without CORS
+// (the integrity check needs it), which a sandboxed frame's opaque origin ("null") meets even on its own
+// server (a fetch or two, only after the failure).
 export async function loadFailure(url, integrity) {
   if (integrity) {
     try {
       const response = await fetch(url, { cache: 'no-store', mode: 'cors', credentials: 'omit' });
       if (response.ok) return new Error(`${url} is not the file this build of attention-lab.js recorded (its SHA-384 differs from the integrity map), so it was not run. Copy the files of one release together.`);
-    } catch { /* not reachable either: the sentence below */ }
+    } catch {
+      // refused with CORS: answered at all without it?
+      try {
+        await fetch(url, { cache: 'no-store', mode: 'no-cors', credentials: 'omit' });
+        if (self.origin === 'null') {
+          return new Error(`could not load ${url}: this page runs in a sandboxed frame without allow-same-origin, so its origin is opaque ("null") and its own server's files count as another origin's, and that server answered without Access-Control-Allow-Origin (CORS), which the integrity check needs. Serve the files with "Access-Control-Allow-Origin: *", or add allow-same-origin to the frame's sandbox.`);
+        }
+        return new Error(`could not load ${url}: its server answered without Access-Control-Allow-Origin for this page's origin, ${self.origin} (CORS), which the integrity check needs. Serve attention-lab's files with that header (docs/embedding.md).`);
+      } catch { /* not reachable either: the sentence below */ }
+    }
   }
   return new Error(`could not load ${url}: check that the file is there and served.`);
 }

@@ -50,9 +50,32 @@ export interface AttentionLabAnswerDetail {
   tolerance?: number;
 }
 
+/** The learner's answers as plain data (el.progress): keep it as it is and set it back on the next visit. */
+export interface AttentionLabProgress {
+  version: 1;
+  /** one entry per question, by its id; the element's own record, not to be edited */
+  entries: Record<string, Record<string, unknown>>;
+}
+
+/** How far the learner is (el.summary, attention-lab-summary's detail): a skip counts as answered, not right. */
+export interface AttentionLabSummary {
+  answered: number;
+  firstTryRight: number;
+  /** the element's questions */
+  total: number;
+}
+
+/** detail of attention-lab-progress: fired after the learner's answer, reset or bug hunt round. */
+export interface AttentionLabProgressDetail {
+  progress: AttentionLabProgress;
+  summary: AttentionLabSummary;
+}
+
 export interface AttentionLabEventMap {
   'attention-lab-change': CustomEvent<AttentionLabChangeDetail>;
   'attention-lab-answer': CustomEvent<AttentionLabAnswerDetail>;
+  'attention-lab-progress': CustomEvent<AttentionLabProgressDetail>;
+  'attention-lab-summary': CustomEvent<AttentionLabSummary>;
 }
 
 export interface AttentionLabElement extends HTMLElement {
@@ -74,6 +97,10 @@ export interface AttentionLabElement extends HTMLElement {
   readonly state: AttentionLabState | null;
   /** §3.4's weights and context vectors for state; null until the first numbers are shown */
   readonly results: AttentionLabResults | null;
+  /** the learner's answers, for a host that keeps them (an LMS, a sandboxed frame's parent); set it to put them back. Setting a value it did not give throws a TypeError */
+  progress: AttentionLabProgress | null;
+  /** answered, right on the first try, and total questions; null until the first build */
+  readonly summary: AttentionLabSummary | null;
   /** resolves when every section shows the latest values (after an edit, or a host's change) */
   readonly updateComplete: Promise<unknown>;
   /** resolves when the sections on screen show them */
@@ -126,6 +153,8 @@ declare global {
   interface HTMLElementEventMap {
     'attention-lab-change': CustomEvent<AttentionLabChangeDetail>;
     'attention-lab-answer': CustomEvent<AttentionLabAnswerDetail>;
+    'attention-lab-progress': CustomEvent<AttentionLabProgressDetail>;
+    'attention-lab-summary': CustomEvent<AttentionLabSummary>;
   }
   // eslint-disable-next-line no-var
   var AttentionLab: AttentionLabGlobal;

@@ -1,13 +1,18 @@
 // The learn hub of one <attention-lab>: whether exercises are on (exercises="on|off"), the learner's
-// progress for this page (progress.js), the bar that counts it with its reset, and the answer event.
+// progress for this page (progress.js) or the host's (el.progress), the bar that counts it with its
+// reset, the summary a host or LMS grades (summary()), and the answer, progress and summary events.
 // Sections get it as ctx.learn and build their prompts with predictPrompt(ctx.learn, ...).
 import { h } from '../dom.js';
-import { progressStore, progressKey, droppedSentence } from './progress.js';
+import { progressStore, progressKey, checkedProgress, droppedSentence } from './progress.js';
 import { dispatchAnswer } from './answer-event.js';
+import { dispatchProgress, dispatchSummary } from './progress-events.js';
 import { answeredEntry } from './prompt.js';
 
 export { predictPrompt } from './prompt.js';
-export { openStorage } from './progress.js';
+export { openStorage, checkedProgress } from './progress.js';
+
+// The learner is told once per page that the answers cannot be kept (by the first element to find out).
+let storageNoticeBy = null;
 
 // exercises attribute -> on (true) / off (false); anything else throws the sentence to show.
 export function exercisesOn(value) {
@@ -16,15 +21,31 @@ export function exercisesOn(value) {
   throw new Error(`attention-lab: exercises="${value.slice(0, 40)}" is not a setting. Use on (the default: questions and exercises in the reading path) or off.`);
 }
 
+// host: the element. Its heldProgress (entries), when the host set el.progress or storage is refused,
+// carries the answers over a rebuild (an attribute change), which makes a new hub.
 export function learnHub(host, section, enabled) {
-  const progress = progressStore(progressKey(section));
+  const progress = progressStore(progressKey(section), host.heldProgress || null);
   const ids = new Set();   // the questions this element asks (prompts and exercises)
   const count = h('span', { 'data-testid': 'progress-count' });
+  const notice = h('p', { class: 'hint', role: 'status', 'data-testid': 'storage-notice', hidden: true });
   const reset = h('button', { type: 'button', class: 'secondary', 'data-testid': 'progress-reset', text: 'Reset my answers',
     onclick: () => progress.reset() });
   const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
     h('p', { role: 'status' }, count), reset,
-    h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' })) : null;
+    h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' }), notice) : null;
+  // (a skip, "Just show me", counts as answered and not right; the bug hunt as right once a round's
+  // first answer named its bug)
+  const summary = () => {
+    if (!enabled) return { answered: 0, firstTryRight: 0, total: 0 };
+    let answered = 0, firstTryRight = 0;
+    for (const id of ids) {
+      const e = progress.get(id);
+      if (!e) continue;
+      if (answeredEntry(e) || e.rounds > 0) answered++;
+      if (e.rounds > 0 ? e.found > 0 : e.correct === true) firstTryRight++;
+    }
+    return { answered, firstTryRight, total: ids.size };
+  };
   const renderCount = () => {
     const answered = [...ids].map((id) => answeredEntry(progress.get(id))).filter((e) => e && !e.skipped);
     const skipped = [...ids].filter((id) => answeredEntry(progress.get(id))?.skipped).length;
@@ -32,14 +53,37 @@ export function learnHub(host, section, enabled) {
     const hunt = progress.get('bug-hunt');
     const parts = [`${answered.length} of ${ids.size} questions answered (${right} right${skipped ? `, ${skipped} shown without an answer` : ''})`];
     if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
-    if (!progress.persistent()) parts.push('this browser does not let the page keep them after you leave');
     if (progress.dropped()) parts.push(droppedSentence(progress.dropped()));
     count.textContent = `${parts.join('; ')}.`;
     count.dataset.answered = String(answered.length);
+    // told once: the first element to find storage refused says it, and keeps saying it until the host
+    // takes the answers over (el.progress), which keeps them
+    const refused = !progress.persistent() && !host.progressFromHost;
+    if (refused && (storageNoticeBy === null || storageNoticeBy === host)) {
+      storageNoticeBy = host;
+      if (notice.hidden) {
+        notice.textContent = 'This browser does not let the page keep your answers here (a sandboxed or third-party frame without storage): they last until you leave the page.';
+        notice.hidden = false;
+      }
+    } else if (!notice.hidden) notice.hidden = true;
   };
-  progress.onChange(renderCount);
+  progress.onChange((source) => {
+    renderCount();
+    if (host.progressFromHost || !progress.persistent()) host.heldProgress = progress.snapshot().entries;
+    if (!enabled) return;
+    const now = summary();
+    if (source === 'learner') dispatchProgress(host, progress.snapshot(), now);
+    dispatchSummary(host, now);
+  });
+  renderCount();
   return {
-    enabled, progress, bar,
+    enabled, progress, bar, summary,
+    // el.progress = value: the host's copy of the answers (checked: throws the sentence for a bad one)
+    setProgress(value) {
+      const entries = checkedProgress(value);
+      host.progressFromHost = true;
+      progress.replace(entries);
+    },
     register(id) { ids.add(id); renderCount(); },
     // merged into what the entry holds (the bug hunt keeps its rounds beside the round's answer)
     record(id, entry) { progress.record(id, { ...(progress.get(id) || {}), ...entry }); },

@@ -1,7 +1,8 @@
 // The learner's answers, kept in this browser's localStorage per page (and per section= view): never
 // sent anywhere. Where storage is refused (a sandboxed frame, private mode quotas) the answers live
-// for the visit only, and the bar says so.
-const STORE_VERSION = 1;
+// for the visit only, unless the host page keeps them (el.progress, an LMS package); the learn hub
+// tells the learner once.
+export const STORE_VERSION = 1;
 
 // The browser opens the origin's storage at its first use, on the main thread (1-2 ms in a fresh tab at
 // full speed, on the way to the first number when the build reads it): the element calls this while the
@@ -43,7 +44,8 @@ export function validEntry(entry) {
   return entry;
 }
 
-// The stored entries that fit, and how many did not (never throws).
+// The stored entries that fit (localStorage's, or what a host hands back to el.progress, perhaps
+// through an LMS's suspend_data: neither is trusted), and how many did not (never throws).
 function readEntries(saved) {
   const entries = {};
   let dropped = 0;
@@ -58,8 +60,19 @@ function readEntries(saved) {
 // The sentence for entries dropped on reading, or '' when none were.
 export const droppedSentence = (n) => (n ? `${n === 1 ? 'One saved answer was' : `${n} saved answers were`} not in the form this page keeps, so ${n === 1 ? 'it was' : 'they were'} left out` : '');
 
-// key: one page's slot, e.g. "attention-lab/progress/v1:/index.html#all".
-export function progressStore(key) {
+// The host's value for el.progress checked: {version: 1, entries: {...}}, as el.progress reads. Throws
+// the sentence for anything else.
+export function checkedProgress(value) {
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !value.entries || typeof value.entries !== 'object' || Array.isArray(value.entries)) {
+    throw new TypeError('attention-lab: el.progress takes what el.progress (or the attention-lab-progress event\'s detail.progress) gave: an object {version: 1, entries: {...}}.');
+  }
+  if (value.version !== STORE_VERSION) throw new TypeError(`attention-lab: this progress is of version ${String(value.version).slice(0, 20)}; this attention-lab reads version ${STORE_VERSION} only.`);
+  return readEntries(value).entries;
+}
+
+// key: one page's slot, e.g. "attention-lab/progress/v1:/index.html#all". held: entries the host gave
+// (el.progress), which win over what localStorage holds.
+export function progressStore(key, held = null) {
   let entries = {};
   let persistent = true, dropped = 0;
   try {
@@ -72,19 +85,25 @@ export function progressStore(key) {
       else localStorage.removeItem(key);
     }
   } catch { persistent = false; }
+  if (held) entries = { ...held };
   const listeners = new Set();
-  const save = () => {
+  // source: 'learner' (an answer, a reset, a bug hunt round) or 'host' (el.progress was set)
+  const save = (source) => {
     try {
       if (Object.keys(entries).length) localStorage.setItem(key, JSON.stringify({ version: STORE_VERSION, entries }));
       else localStorage.removeItem(key);
     } catch { persistent = false; }
-    for (const fn of listeners) fn();
+    for (const fn of listeners) fn(source);
   };
   return {
     get: (id) => (Object.prototype.hasOwnProperty.call(entries, id) ? entries[id] : null),
     // entry: {answer, correct, skipped?} (the expected value is not kept: it follows the inputs)
-    record(id, entry) { entries[id] = entry; save(); },
-    reset() { entries = {}; save(); },
+    record(id, entry) { entries[id] = entry; save('learner'); },
+    reset() { entries = {}; save('learner'); },
+    // the host's progress (checkedProgress's entries) in place of the learner's
+    replace(next) { entries = { ...next }; save('host'); },
+    // a copy as plain data: what el.progress reads and the progress event carries
+    snapshot: () => JSON.parse(JSON.stringify({ version: STORE_VERSION, entries })),
     ids: () => Object.keys(entries),
     persistent: () => persistent,
     dropped: () => dropped,   // entries left out on reading (droppedSentence says so)
