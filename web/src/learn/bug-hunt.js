@@ -42,10 +42,17 @@ function build(ctx) {
   const feedback = h('div', { class: 'feedback', role: 'status', 'data-testid': 'bug-feedback' });
   const answerBox = h('div', { class: 'bug-answer', 'data-testid': 'bug-answer' });
   const about = h('p', { class: 'bug-about', 'data-testid': 'bug-about' });
-  const round = h('div', { class: 'bug-hunt-round', 'data-testid': 'bug-hunt' });
+  const controls = h('div', { class: 'controls' }, skip, next);
+  const round = h('div', { class: 'bug-hunt-round', 'data-testid': 'bug-hunt' },
+    para('The program, as it ran (click the wrong line):'), listing,
+    h('div', { class: 'matrices bug-outputs' }, views.buggy.el, raisedBox, views.correct.el, views.diff.el),
+    about, feedback, answerBox, controls);
   const state = () => hub.progress.get(HUNT) || null;
   let current = state()?.order?.[state().index] || null;
   let shown = null;   // what the round's parts were last drawn for
+  let controlsTaken = false;
+  const narrow = matchMedia('(max-width: 480px)');
+  narrow.addEventListener?.('change', () => { if (current) update(true); });   // "Another bug" stands under an error's sentence
 
   // byLearner: "Another bug" was pressed, so the keyboard goes on to the new round's first line
   function nextRound(byLearner = false) {
@@ -95,9 +102,11 @@ function build(ctx) {
     const r = (name) => D.get(name);
     const correct = r('bug/correct'), st = ctx.state;
     round.setAttribute('data-round', current);
+    if (controlsTaken && !correct.error) { controls.append(skip, next); controlsTaken = false; }   // back from an error's sentence
     if (correct.error) {
       round$ = null;
       show(body, intro(), errorNote(`This round cannot run on these inputs: ${correct.error}.`), h('div', { class: 'controls' }, place(next)));
+      controlsTaken = true;
       return;
     }
     const raised = r('bug/raised')?.print ?? null;   // PyTorch refused the buggy line: its error line
@@ -109,8 +118,15 @@ function build(ctx) {
     round$ = { ...programLines(program, { seed, d_out: st.d_out, T }, current), book: programLines(program, { seed, d_out: st.d_out, T }).lines,
       program, correct, buggy, raised, keep };
     const kind = r('bug/tensor').print;
+    // on a phone the rows are numbered (the columns keep the words): the cells get the label column's
+    // room, enough for 7-character values such as −0.6130 at 11 px
+    const rowLabels = narrow.matches ? st.words.map((_, i) => String(i + 1)) : st.words;
     const drawn = (t) => ({ values: t.values, texts: t.values.map(String), shape: t.shape, print: t.line,
-      rowLabels: st.words, colLabels: kind === 'context_vecs' ? undefined : st.words });
+      rowLabels, colLabels: kind === 'context_vecs' ? undefined : st.words });
+    // the round's parts stay in the page (a view fitted while out of it keeps an old round's labels);
+    // the buggy drawing and the difference give way to PyTorch's error when it raised
+    views.buggy.el.hidden = views.diff.el.hidden = !buggy;
+    raisedBox.hidden = !raised;
     views.correct.update(drawn(correct));
     if (buggy) { views.buggy.update(drawn(buggy)); views.diff.update(drawn(diff)); }
     else raisedBox.replaceChildren(h('figcaption', { text: 'what this program printed' }), h('pre', { class: 'out error-out', 'data-testid': 'bug-raised-line', text: `Traceback (most recent call last):\n  …\n${raised}` }));
@@ -118,10 +134,6 @@ function build(ctx) {
       h('button', { type: 'button', class: 'bug-line', 'data-line': String(i + 1), 'data-testid': 'bug-line', onclick: () => choose(i) },
         h('span', { class: 'ln', 'aria-hidden': 'true', text: String(i + 1).padStart(2) }), h('code', { text: line })))));
     about.textContent = aboutBook(program, seed, keep, T);
-    round.replaceChildren(
-      para('The program, as it ran (click the wrong line):'), listing,
-      h('div', { class: 'matrices bug-outputs' }, buggy ? views.buggy.el : raisedBox, views.correct.el, ...(buggy ? [views.diff.el] : [])),
-      about, feedback, h('div', { class: 'controls' }, skip, next), answerBox);
     shown = null;
     drawAnswer();
     show(body, intro(), place(round));
