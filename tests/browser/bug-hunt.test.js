@@ -39,10 +39,12 @@ const PLAY = `async (wrongLines) => {
   const out = [];
   for (let k = 0; k < 40 && new Set(out.map((o) => o.bug)).size < Object.keys(wrongLines).length; k++) {
     const bug = root.querySelector('[data-testid=bug-hunt]').dataset.round;
+    // a drawing off screen is patched when it comes on screen: bring the difference into sight first
+    root.querySelector('[data-testid=bug-hunt] [data-testid=bug-diff]').scrollIntoView(); await frames(); await frames();
     const lines = [...root.querySelectorAll('[data-testid=bug-line] code')].map((c) => c.textContent);
-    const round = { bug, lines, buggy: q('[data-testid=bug-buggy] .mv-print')?.textContent ?? null,
-      raised: q('[data-testid=bug-raised-line]')?.textContent ?? null, correct: q('[data-testid=bug-correct] .mv-print')?.textContent,
-      diff: [...root.querySelectorAll('[data-testid=bug-hunt] [data-testid=bug-diff] td.mv-cell')].map((td) => td.dataset.value),
+    const round = { bug, lines, buggy: q('[data-testid=bug-buggy]:not([hidden]) .mv-print')?.textContent ?? null,
+      raised: q('[data-testid=bug-raised]:not([hidden]) [data-testid=bug-raised-line]')?.textContent ?? null, correct: q('[data-testid=bug-correct] .mv-print')?.textContent,
+      diff: [...root.querySelectorAll('[data-testid=bug-hunt] [data-testid=bug-diff]:not([hidden]) td.mv-cell')].map((td) => td.dataset.value),
       answerBefore: q('[data-testid=bug-answer]').textContent, heardBefore: heard.length };
     const click = async (i) => { root.querySelector('[data-testid=bug-line][data-line="' + (i + 1) + '"]').click(); await frames(); };
     if (k > 0) {
@@ -72,7 +74,7 @@ const PLAY = `async (wrongLines) => {
 const PHONE = `() => {
   const root = document.querySelector('attention-lab').shadowRoot;
   const hunt = root.querySelector('[data-section=bug-hunt]');
-  const cells = [...hunt.querySelectorAll('[data-testid=bug-hunt] td.mv-cell')];
+  const cells = [...hunt.querySelectorAll('[data-testid=bug-hunt] .mv:not([hidden]) td.mv-cell')];
   return {
     cells: cells.length,
     blank: cells.filter((td) => td.textContent.trim() === '' || td.getBoundingClientRect().width === 0).length,
@@ -113,7 +115,7 @@ for (const name of chosenEngines()) {
           } else {
             assert.equal(r.buggy, native.buggy.print, `${what}: the buggy output is the CLI's`);
             assert.equal(r.buggy, fixture.buggy.print, `${what}: the buggy output is PyTorch's`);
-            r.diff.forEach((v, i) => assert.ok(sameFloat(f32(v), Math.fround(f32(fixture.buggy.values[i]) - f32(fixture.correct.values[i]))), `${what}: difference ${i}`));
+            r.diff.forEach((v, i) => assert.ok(sameFloat(f32(v), Math.fround(f32(fixture.buggy.values[i]) - f32(fixture.correct.values[i]))), `${what}: difference ${i}: ${v} vs ${fixture.buggy.values[i]} - ${fixture.correct.values[i]}`));
           }
           // the listing: the program as it ran, the bug's line in place; nothing answered before the click
           const line = wrongLine(r.bug);
@@ -149,6 +151,7 @@ for (const name of chosenEngines()) {
           const seen = await driver.evaluate(PHONE);
           assert.ok(seen.cells > 0);
           assert.deepEqual([seen.blank, seen.small, seen.cut, seen.wide], [0, [], [], false], JSON.stringify(seen));
+          if (name === 'chromium' && k === 0) fs.mkdirSync(SCREENSHOTS, { recursive: true });
           if (name === 'chromium' && k === 0) await driver.screenshot(path.join(SCREENSHOTS, 'bug-hunt-390-before.png'));
           await driver.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=bug-next]').click(); return true; });
           await driver.settle();
