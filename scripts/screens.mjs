@@ -69,9 +69,11 @@ try {
     // q(2) and the keys in the plane; the batched product with an output row linked
     await shootView(page, 'qk-plane', `${tag}-qk-plane.png`);
     await shootView(page, 'batched-product', `${tag}-batched-product.png`);
-    // the bug hunt: one round, a choice made, the wrong line beside the right one
-    await page.locator('[data-section=bug-hunt] [data-bug]').first().click();
+    // the bug hunt: one round before the answer, then "Just show me": the buggy line beside the book's
     await page.mouse.move(0, 0);   // no tooltip of a cell the pointer happens to be over
+    await shootSection(page, 'bug-hunt', `${tag}-bug-hunt-before.png`);
+    await page.locator('[data-section=bug-hunt] [data-testid=bug-skip]').click();
+    await page.locator('[data-section=bug-hunt] [data-testid=bug-name]').waitFor();
     await page.waitForTimeout(300);
     await shootSection(page, 'bug-hunt', `${tag}-bug-hunt.png`);
     if (width === 1280) await page.locator('[data-section=bug-hunt]').screenshot({ path: path.join(OUT, 'learn-bug-hunt-1280.png') });

@@ -4,7 +4,7 @@
 // live while it moves, as its cells show it at rest), the scalar
 // fallback works, issue 12's drawn page works (drawn cells, the stepper, z(2) under T, the causal map,
 // linked highlighting, focus, code cells, 390 px, the iframe), issue 23's prompts, answer event, progress
-// and bug hunt, and nothing is reported as an error. An engine that cannot start fails loudly.
+// (the bug hunt: bug-hunt.test.js), and nothing is reported as an error. An engine that cannot start fails loudly.
 // ATTN_ENGINES=firefox,webkit runs only those.
 'use strict';
 const { describe } = require('node:test');
@@ -403,7 +403,7 @@ for (const name of chosenEngines()) {
     });
 
     // Learn by doing (issue 23; every prompt is in learn.test.js): a number prompt wrong then right by the
-    // keyboard, the answer event, progress across a reload, a choice prompt, and a bug-hunt round.
+    // keyboard, the answer event, progress across a reload and a choice prompt.
     // Issue 23: every question on the page answered wrong, then right, in every browser, for the book's
     // inputs and an author's example of another size. The right answer is the one the page reveals after the
     // wrong one (data-expected), so grading is checked against the page's own reveal; learn.test.js checks
@@ -415,7 +415,7 @@ for (const name of chosenEngines()) {
         await driver.evaluate(() => { localStorage.clear(); window.heard = []; document.addEventListener('attention-lab-answer', (e) => window.heard.push(e.detail.correct)); return true; });
         const results = await driver.evaluate(ANSWER_EVERY_QUESTION);
         const ids = results.map((r) => r.id);
-        for (const id of ['predict-omega22', 'predict-top-weight', 'predict-z2-closest', 'predict-toy-shape', 'predict-mask', 'predict-row-sum', 'predict-dropout-scale', 'ex3.1', 'ex3.2', 'ex3.3', 'bug-hunt']) {
+        for (const id of ['predict-omega22', 'predict-top-weight', 'predict-z2-closest', 'predict-toy-shape', 'predict-mask', 'predict-row-sum', 'predict-dropout-scale', 'ex3.1', 'ex3.2', 'ex3.3']) {
           assert.ok(ids.includes(id), `${url}: ${id} is asked (asked: ${ids.join(', ')})`);
         }
         assert.ok(ids.length >= 13, `${ids.length} questions`);
@@ -432,41 +432,9 @@ for (const name of chosenEngines()) {
       }
     });
 
-    // Issue 23: a round of each planted bug in every browser: the buggy print is the native CLI's, a wrong
-    // name is graded wrong and the planted one right, and "Another bug" goes on until every bug came up.
-    check('the bug hunt: a round of each planted bug, its print the CLI\'s, named wrong then right', async () => {
-      await driver.open(`${server.url}?section=bug-hunt`);
-      await driver.waitForLab();
-      await driver.evaluate(() => { localStorage.clear(); return true; });
-      await driver.open(`${server.url}?section=bug-hunt`);
-      await driver.waitForLab();
-      const rounds = await driver.evaluate(async () => {
-        const root = document.querySelector('attention-lab').shadowRoot;
-        const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        const out = [];
-        for (let k = 0; k < 12 && new Set(out.map((o) => o.bug)).size < 6; k++) {
-          const q = root.querySelector('[data-exercise=bug-hunt]'), fb = () => q.querySelector('[data-testid=predict-feedback]');
-          const bug = root.querySelector('[data-testid=bug-hunt]').dataset.round;
-          const print = root.querySelector('[data-testid=bug-buggy] .mv-print')?.textContent;
-          const buttons = [...q.querySelectorAll('[data-choice]')];
-          buttons.find((b) => b.dataset.choice !== bug).click(); await frames();
-          const wrong = fb().dataset.correct;
-          buttons.find((b) => b.dataset.choice === bug).click(); await frames();
-          out.push({ bug, print, wrong, right: fb().dataset.correct, lines: !root.querySelector('[data-testid=bug-lines]').hidden });
-          root.querySelector('[data-testid=bug-next]').click(); await frames();
-        }
-        return out;
-      });
-      const x = rowsOf(CELLS.get('inputs'));
-      assert.deepEqual([...new Set(rounds.map((r) => r.bug))].sort(), ['divide_by_dk', 'dropout_inverse_p', 'mask_after_softmax', 'mask_with_zero', 'softmax_dim0', 'view_without_transpose']);
-      for (const r of rounds) {
-        assert.equal(r.print, nativeEval({ op: 'bug_hunt', bug: r.bug, x, d_out: 2, seed: 123 }).buggy.print, `${r.bug}: the buggy print is the CLI's`);
-        assert.deepEqual([r.wrong, r.right, r.lines], ['false', 'true', true], `${r.bug}: graded wrong, then right, then the lines shown`);
-      }
-      await driver.evaluate(() => { localStorage.clear(); return true; });
-    });
+    // The bug hunt, every bug in every browser: tests/browser/bug-hunt.test.js.
 
-    check('a prompt answered wrong then right, its event and progress across a reload; a bug-hunt round named', async () => {
+    check('a prompt answered wrong then right, its event and progress across a reload', async () => {
       const inPrompt = (id, sel) => `[data-exercise="${id}"] ${sel}`;
       const feedbackOf = (id) => driver.read(inPrompt(id, '[data-testid=predict-feedback]'), ['data-correct', 'data-expected', 'hidden']).then((r) => r[0]);
       const typeAnswer = async (id, text) => {
@@ -493,14 +461,6 @@ for (const name of chosenEngines()) {
       assert.equal((await feedbackOf('predict-omega22'))['data-correct'], 'true', 'the reloaded page shows the answer');
       assert.equal(await driver.attribute('progress-count', 'data-answered'), '2');
 
-      await driver.open(`${server.url}?section=bug-hunt`);
-      await driver.waitForLab();
-      const bug = await driver.attribute('bug-hunt', 'data-round');
-      const native = nativeEval({ op: 'bug_hunt', bug, x: rowsOf(CELLS.get('inputs')), d_out: 2, seed: 123 });
-      assert.equal((await driver.read('[data-testid=bug-buggy] .mv-print'))[0].text, native.buggy.print);
-      await driver.clickOn(`[data-testid=bug-options] [data-choice="${bug}"]`);
-      await driver.waitFor(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-exercise=bug-hunt] [data-testid=predict-feedback]')?.dataset.correct === 'true', [], { what: 'the bug named' });
-      assert.equal((await driver.read('[data-testid=bug-lines]', ['hidden']))[0].hidden, null, 'the wrong line beside the right one');
       await driver.evaluate(() => { localStorage.clear(); return true; });
     });
 

@@ -252,22 +252,30 @@ void add_ex3_1(std::vector<BookCell>& out, const SectionRequest& r) {
     }
 }
 
-// The bug hunt: the tensor the planted bug changes, right and wrong, and their difference (buggy −
-// correct). Sizes the bug cannot run (d_out odd for the heads) give the three cells its sentence.
+// The bug hunt: the program's output as the book writes it and with the bug, and their difference
+// (buggy − correct); bug/raised instead of the last two when PyTorch refuses the buggy line; for the
+// causal program its dropout's keep mask. Sizes the program cannot run (d_out odd for the heads) give
+// the cells their sentence.
 void add_bug_hunt(std::vector<BookCell>& out, const SectionRequest& r) {
     BugHunt run;
     try {
-        run = bug_hunt(r.inputs, r.d_out, r.seeds(123), r.bug);
+        run = bug_hunt(r.inputs, r.d_out, r.seeds(bug_book_seed(bug_program(r.bug))), r.bug);
     } catch (const Error& e) {
         for (const char* id : {"bug/correct", "bug/buggy", "bug/diff"}) out.push_back({id, std::nullopt, "", {}, {}, "", "", e.what()});
         return;
     }
-    Tensor diff = run.buggy;
-    for (size_t i = 0; i < diff.data.size(); i++) diff.data[i] -= run.correct.data[i];
     add_cell(out, "bug/correct", run.correct);
-    add_cell(out, "bug/buggy", run.buggy);
-    add_cell(out, "bug/diff", diff);
+    if (run.raised.empty()) {
+        Tensor diff = run.buggy;
+        for (size_t i = 0; i < diff.data.size(); i++) diff.data[i] -= run.correct.data[i];
+        add_cell(out, "bug/buggy", run.buggy);
+        add_cell(out, "bug/diff", diff);
+    } else {
+        out.push_back({"bug/raised", std::nullopt, run.raised, {}, {}, "", run.raised, ""});
+    }
+    if (run.program == "causal") add_cell(out, "bug/keep", run.keep);
     out.push_back({"bug/tensor", std::nullopt, run.tensor, {}, {}, "", run.tensor, ""});
+    out.push_back({"bug/program", std::nullopt, run.program, {}, {}, "", run.program, ""});
 }
 
 // The chapter's cells each section shows (printing the others would cost an update its time).

@@ -1,5 +1,6 @@
-// bug_hunt (replay/bug_hunt.h): the correct and the planted versions of causal self-attention, each
-// step an engine op already checked against PyTorch; the one new op is softmax over dim 0.
+// bug_hunt (replay/bug_hunt.h): the bug hunt's two programs, correct and with one line wrong, each
+// step an engine op already checked against PyTorch; the new ops are softmax over dim 0 and view's
+// stride rule (a buggy line PyTorch refuses gives its error line).
 #include "replay/bug_hunt.h"
 
 #include <cmath>
@@ -26,19 +27,29 @@ Tensor hand_dropout(const Tensor& weights, const Tensor& keep, double scale) {
     return div(mul(weights, keep), scale);
 }
 
-// MultiHeadAttention's forward (Listing 3.5) with the heads split by view alone when !transpose.
-Tensor mha_forward(const MultiHeadAttention& m, const Tensor& x, bool transpose_heads) {
-    const int64_t b = x.shape[0], T = x.shape[1];
-    const Tensor keys_flat = m.W_key.forward(x), queries_flat = m.W_query.forward(x), values_flat = m.W_value.forward(x);
-    const auto heads = [&](const Tensor& t) {
-        return transpose_heads ? transpose(view(t, {b, T, m.num_heads, m.head_dim}), 1, 2)
-                               : view(t, {b, m.num_heads, T, m.head_dim});
+// MultiHeadAttention's forward (Listing 3.5) with one line of the heads program wrong: split_heads
+// by view alone (view_without_transpose), the scores divided by √d_out instead of √head_dim, the heads
+// merged by view without undoing the transpose, or the merge's view without .contiguous()
+// (missing_contiguous, which PyTorch refuses unless head_dim is 1: `raised` gets its error line).
+Tensor mha_forward(const MultiHeadAttention& m, const Tensor& x, const std::string& bug, std::string* raised) {
+    const int64_t b = x.shape[0], T = x.shape[1], H = m.num_heads, D = m.head_dim;
+    const auto split_heads = [&](const Tensor& t) {
+        return bug == "view_without_transpose" ? view(t, {b, H, T, D}) : transpose(view(t, {b, T, H, D}), 1, 2);
     };
-    const Tensor keys = heads(keys_flat), queries = heads(queries_flat), values = heads(values_flat);
+    const Tensor queries = split_heads(m.W_query.forward(x)), keys = split_heads(m.W_key.forward(x)),
+                 values = split_heads(m.W_value.forward(x));
     const Tensor scores = matmul(queries, transpose(keys, 2, 3));
-    const Tensor weights = softmax(div(masked_fill(scores, triu_ones(T, 1), kNegInf), sqrt_dk(m.head_dim)), -1);
-    const Tensor context = view(transpose(matmul(weights, values), 1, 2), {b, T, m.d_out});
-    return m.out_proj.forward(context);
+    const double root = sqrt_dk(bug == "scale_by_d_out" ? m.d_out : D);
+    const Tensor weights = softmax(div(masked_fill(scores, triu_ones(T, 1), kNegInf), root), -1);
+    if (bug == "merge_without_transpose") return m.out_proj.forward(view(matmul(weights, values), {b, T, m.d_out}));
+    // (attn_weights @ values).transpose(1, 2): a view of (b, H, T, D) memory, strides (H·T·D, D, T·D, 1)
+    const Tensor context = transpose(matmul(weights, values), 1, 2);
+    if (bug == "missing_contiguous" && !view_compatible({b, T, H, D}, {H * T * D, D, T * D, 1}, {b, T, m.d_out})) {
+        *raised = "RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension "
+                  "spans across two contiguous subspaces). Use .reshape(...) instead.";
+        return Tensor();
+    }
+    return m.out_proj.forward(view(context, {b, T, m.d_out}));
 }
 
 }  // namespace
@@ -66,15 +77,27 @@ Tensor softmax_dim0(const Tensor& x) {
     return out;
 }
 
-BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::string& bug) {
-    Generator gen;
-    gen.manual_seed(seed);
-    const int64_t T = inputs.shape[0], d_in = inputs.shape[1];
-    if (bug == "view_without_transpose") {
-        const MultiHeadAttention mha(d_in, d_out, T, 0.0, 2, false, gen);
-        const Tensor batch = stack({inputs});
-        return {"context_vecs", plain(row(mha_forward(mha, batch, true), 0)), plain(row(mha_forward(mha, batch, false), 0))};
+bool view_compatible(const Shape& sizes, const Shape& strides, const Shape& shape) {
+    // ATen's computeStride_impl, answering only whether a stride exists
+    if (sizes.empty()) return true;
+    int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+    int64_t chunk_base_stride = strides.back(), tensor_numel = 1, view_numel = 1;
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; d--) {
+        tensor_numel *= sizes[d];
+        // a chunk ends where the next dimension out is not laid out right after this one
+        if (d == 0 || (sizes[d - 1] != 1 && strides[d - 1] != tensor_numel * chunk_base_stride)) {
+            while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) view_numel *= shape[view_d--];
+            if (view_numel != tensor_numel) return false;
+            if (d > 0) {
+                chunk_base_stride = strides[d - 1];
+                tensor_numel = view_numel = 1;
+            }
+        }
     }
+    return view_d == -1;
+}
+
+std::string bug_program(const std::string& bug) {
     bool known = false;
     for (const char* name : kBugNames) known = known || bug == name;
     if (!known) {
@@ -82,24 +105,63 @@ BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::
         for (const char* name : kBugNames) names += std::string(names.empty() ? "" : ", ") + name;
         fail({"unknown bug \"", bug.substr(0, 40), "\"; use one of ", names});
     }
-    const SelfAttentionV1 sa(d_in, d_out, gen);
-    const Tensor keys = matmul(inputs, sa.W_key), queries = matmul(inputs, sa.W_query);
-    const Tensor scores = plain(matmul(queries, transpose_2d(keys)));
+    for (const char* heads : {"view_without_transpose", "scale_by_d_out", "merge_without_transpose", "missing_contiguous"})
+        if (bug == heads) return "heads";
+    return "causal";
+}
+
+BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::string& bug) {
+    const std::string program = bug_program(bug);
+    Generator gen;
+    gen.manual_seed(seed);
+    const int64_t T = inputs.shape[0], d_in = inputs.shape[1];
+    BugHunt run;
+    run.program = program;
+    if (program == "heads") {
+        const MultiHeadAttention mha(d_in, d_out, T, 0.0, 2, false, gen);
+        const Tensor batch = stack({inputs});
+        run.tensor = "context_vecs";
+        run.correct = plain(row(mha_forward(mha, batch, "", nullptr), 0));
+        const Tensor buggy = mha_forward(mha, batch, bug, &run.raised);
+        if (run.raised.empty()) run.buggy = plain(row(buggy, 0));
+        return run;
+    }
+    run.tensor = "attn_weights";
+    const Linear W_query(d_in, d_out, false, gen), W_key(d_in, d_out, false, gen);
+    run.keep = Tensor::zeros({T, T});  // torch.empty(T, T).bernoulli_(1 - p)
+    for (float& k : run.keep.data) k = gen.uniform_double() < 1.0 - kBugDropout ? 1.0f : 0.0f;
+    const Tensor& keep = run.keep;
+    const Tensor queries = matmul(inputs, transpose_2d(W_query.weight));
+    const Tensor keys = matmul(inputs, transpose_2d(W_key.weight));
     const double root = sqrt_dk(d_out);
     const Tensor future = triu_ones(T, 1);
-    const Tensor masked = masked_fill(scores, future, kNegInf);
-    const Tensor weights = plain(softmax(div(masked, root), -1));
-    if (bug == "dropout_inverse_p") {
-        Tensor keep = Tensor::zeros(weights.shape);  // torch.empty_like(attn_weights).bernoulli_(1 - p)
-        for (float& k : keep.data) k = gen.uniform_double() < 1.0 - kBugDropout ? 1.0f : 0.0f;
-        return {"dropped_weights", plain(hand_dropout(weights, keep, 1.0 - kBugDropout)), plain(hand_dropout(weights, keep, kBugDropout))};
-    }
+    // the program from attn_scores on, with the scores it is given
+    const auto weights_of = [&](const Tensor& scores) { return softmax(div(masked_fill(scores, future, kNegInf), root), -1); };
+    const Tensor scores = plain(matmul(queries, transpose_2d(keys)));
+    run.weights = plain(weights_of(scores));
+    run.correct = plain(hand_dropout(run.weights, keep, 1.0 - kBugDropout));
     Tensor buggy;
-    if (bug == "mask_after_softmax") buggy = mul(softmax(div(scores, root), -1), tril_ones(T));
-    else if (bug == "mask_with_zero") buggy = softmax(div(masked_fill(scores, future, 0.0f), root), -1);
-    else if (bug == "divide_by_dk") buggy = softmax(div(masked, static_cast<double>(d_out)), -1);
-    else buggy = softmax_dim0(div(masked, root));
-    return {"attn_weights", weights, plain(buggy)};
+    if (bug == "weight_without_T") {
+        // keys = inputs @ W_key.weight: (T, d_in) @ (d_out, d_in), which PyTorch multiplies only when d_in = d_out
+        if (d_in != d_out) {
+            run.raised = cat({"RuntimeError: mat1 and mat2 shapes cannot be multiplied (", T, "x", d_in, " and ", d_out, "x", d_in, ")"});
+            return run;
+        }
+        buggy = hand_dropout(weights_of(matmul(queries, transpose_2d(matmul(inputs, W_key.weight)))), keep, 1.0 - kBugDropout);
+    } else if (bug == "dropout_inverse_p") buggy = hand_dropout(run.weights, keep, kBugDropout);
+    else if (bug == "dropout_unscaled") buggy = mul(run.weights, keep);
+    else if (bug == "dropout_on_scores") buggy = weights_of(hand_dropout(scores, keep, 1.0 - kBugDropout));
+    else {
+        Tensor w;
+        if (bug == "mask_after_softmax") w = mul(softmax(div(scores, root), -1), tril_ones(T));
+        else if (bug == "mask_with_zero") w = softmax(div(masked_fill(scores, future, 0.0f), root), -1);
+        else if (bug == "divide_by_dk") w = softmax(div(masked_fill(scores, future, kNegInf), static_cast<double>(d_out)), -1);
+        else if (bug == "softmax_dim0") w = softmax_dim0(div(masked_fill(scores, future, kNegInf), root));
+        else w = softmax(div(masked_fill(scores, tril_ones(T), kNegInf), root), -1);  // inverted_mask
+        buggy = hand_dropout(w, keep, 1.0 - kBugDropout);
+    }
+    run.buggy = plain(buggy);
+    return run;
 }
 
 }  // namespace attn

@@ -139,7 +139,8 @@ std::string op_causal(Request& r) {
     }
 }
 
-// The bug hunt's pair (replay/bug_hunt.h): x is (T, d_in); the tensor the bug changes, right and wrong.
+// The bug hunt's pair (replay/bug_hunt.h): x is (T, d_in); the program's output, right and wrong (or
+// the error line PyTorch raises at the wrong line); seed is the program's torch.manual_seed.
 std::string op_bug_hunt(Request& r) {
     const uint64_t seed = r.seed();
     const std::string bug = r.text("bug");
@@ -148,7 +149,8 @@ std::string op_bug_hunt(Request& r) {
     const int64_t T = x_shape[0], d_in = x_shape[1];
     checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
     const BugHunt run = bug_hunt(r.tensor("x", x_shape), d_out, seed, bug);
-    return cat({"{\"tensor\":", json_quote(run.tensor), ",\"correct\":", result_json(run.correct), ",\"buggy\":", result_json(run.buggy), "}"});
+    return cat({"{\"program\":", json_quote(run.program), ",\"tensor\":", json_quote(run.tensor), ",\"correct\":", result_json(run.correct),
+                run.raised.empty() ? ",\"buggy\":" : ",\"raised\":", run.raised.empty() ? result_json(run.buggy) : json_quote(run.raised), "}"});
 }
 
 // Every op: its name, the fields it takes ("op" included; any other is refused before anything is

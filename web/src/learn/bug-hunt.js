@@ -1,20 +1,23 @@
-// Section "bug-hunt": the engine runs causal self-attention on the learner's inputs with one planted
-// mistake (bugs.js; replay/bug_hunt.h computes it), and the learner names it from the drawings, the prints
-// and the difference from the correct result. Feedback shows the wrong line beside the right one;
-// "Another bug" starts the next round. The rounds and the score are kept with the learner's progress.
-import { h, para, place, pythonCode } from '../dom.js';
+// Section "bug-hunt": each round runs one of two short programs of the chapter (bug-programs.json) on the
+// learner's inputs with one line wrong; the engine computes it (replay/bug_hunt.h), as written and with the
+// bug. The learner sees the program as run, what it printed (or the error PyTorch raised) beside what the
+// book's code prints, and clicks the wrong line. The first click counts; a wrong one gets a hint read from
+// the numbers (never the line) and a second click. Then the wrong line beside the book's, the bug's name
+// and the misconception it reveals. The rounds and the score are kept with the learner's progress.
+import { h, para, place, pythonCode, fixed4 } from '../dom.js';
 import { seedFor } from '../inputs.js';
 import { sectionFrame, show, errorNote } from '../sections/common.js';
 import { matrixView } from '../views/index.js';
-import { BUGS, bugByKey, evidence } from './bugs.js';
-import { predictPrompt, answeredEntry } from './prompt.js';
+import { BUGS, bugByKey, evidence, programLines, programOf, applicable, PROGRAMS } from './bugs.js';
 
 export default { id: 'bug-hunt', title: 'Bug hunt: which line is wrong?', rung: null, build };
 
-const HUNT = 'bug-hunt';   // the progress entry: {order, index, rounds, found, answer?}
+// The progress entry: {order, index, rounds, found, tries: [line, ...] this round, answer?, correct?, skipped?}.
+// answer (the last line clicked) and correct (the first click was right) are set when the round is
+// revealed, so the page's count of questions sees the round as answered only then.
+const HUNT = 'bug-hunt';
+const P = 0.1;   // the causal program's p (replay/bug_hunt.h kBugDropout)
 
-// The bugs that show on these sizes: one head per dimension pair (view), √1 = 1 (d_k).
-const applicable = (d_out) => BUGS.filter((b) => !(b.key === 'view_without_transpose' && d_out % 2) && !(b.key === 'divide_by_dk' && d_out === 1));
 const shuffled = (keys) => {
   const a = keys.slice();
   for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; }
@@ -25,21 +28,33 @@ function build(ctx) {
   const { el, body } = sectionFrame('bug-hunt', 'Bug hunt: which line is wrong?');
   const hub = ctx.learn;
   if (!hub.enabled) { el.hidden = true; return { el, update() {} }; }   // exercises="off": no hunt
+  hub.register(HUNT);
   const empty = { values: [0], shape: [1, 1] };
   const views = {
-    buggy: matrixView(empty, { name: 'the planted run', title: 'what the buggy code printed', testid: 'bug-buggy', rowName: 'row', colName: 'column' }),
-    correct: matrixView(empty, { name: 'the correct run', title: 'what the correct code prints', testid: 'bug-correct', rowName: 'row', colName: 'column' }),
-    diff: matrixView(empty, { name: 'difference', title: 'difference: buggy − correct', testid: 'bug-diff', rowName: 'row', colName: 'column', scale: 'diverging' }),
+    buggy: matrixView(empty, { name: 'what the program printed', title: 'what this program printed', testid: 'bug-buggy', rowName: 'row', colName: 'column', legend: false }),
+    correct: matrixView(empty, { name: 'what the book’s code prints', title: 'what the book’s code prints', testid: 'bug-correct', rowName: 'row', colName: 'column', legend: false }),
+    diff: matrixView(empty, { name: 'difference', title: 'difference: this − the book’s', testid: 'bug-diff', rowName: 'row', colName: 'column', scale: 'diverging', legend: false }),
   };
+  const raisedBox = h('figure', { class: 'bug-raised', 'data-testid': 'bug-raised' });
   const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: 'Another bug', onclick: () => nextRound(true) });
-  const lines = h('div', { class: 'bug-lines', 'data-testid': 'bug-lines', hidden: true });
-  // the options and their feedback are a choice prompt; its answer event and grading are the prompts'
-  const prompt = predictPrompt(hub, { id: HUNT, kind: 'choice', testid: 'bug-options', tag: 'Name the bug: ', question: 'which planted mistake made this result?', onAnswer: score });
-  const round = h('div', { class: 'bug-hunt-round', 'data-testid': 'bug-hunt' });
+  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'bug-skip', text: 'Just show me', onclick: () => reveal(null) });
+  const listing = h('ol', { class: 'bug-listing', 'data-testid': 'bug-listing', 'aria-label': 'The program as it ran: click the wrong line' });
+  const feedback = h('div', { class: 'feedback', role: 'status', 'data-testid': 'bug-feedback' });
+  const answerBox = h('div', { class: 'bug-answer', 'data-testid': 'bug-answer' });
+  const about = h('p', { class: 'bug-about', 'data-testid': 'bug-about' });
+  const controls = h('div', { class: 'controls' }, skip, next);
+  const round = h('div', { class: 'bug-hunt-round', 'data-testid': 'bug-hunt' },
+    para('The program, as it ran (click the wrong line):'), listing,
+    h('div', { class: 'matrices bug-outputs' }, views.buggy.el, raisedBox, views.correct.el, views.diff.el),
+    about, feedback, answerBox, controls);
   const state = () => hub.progress.get(HUNT) || null;
-  // the learner's rounds: a shuffled order of the bugs, so every one comes up within a few rounds
   let current = state()?.order?.[state().index] || null;
-  // byLearner: "Another bug" was pressed, so the keyboard goes on to the new round's options
+  let shown = null;   // what the round's parts were last drawn for
+  let controlsTaken = false;
+  const narrow = matchMedia('(max-width: 480px)');
+  narrow.addEventListener?.('change', () => { if (current) update(true); });   // "Another bug" stands under an error's sentence
+
+  // byLearner: "Another bug" was pressed, so the keyboard goes on to the new round's first line
   function nextRound(byLearner = false) {
     const s = state();
     const keys = applicable(ctx.state.d_out).map((b) => b.key);
@@ -50,62 +65,135 @@ function build(ctx) {
       if (order.length > 1 && order[0] === current) [order[0], order[1]] = [order[1], order[0]];
     }
     current = order[index];
-    hub.record(HUNT, { rounds: s?.rounds || 0, found: s?.found || 0, order, index, answer: undefined, correct: undefined, skipped: undefined });
+    hub.record(HUNT, { rounds: s?.rounds || 0, found: s?.found || 0, order, index, tries: [], answer: undefined, correct: undefined, skipped: undefined });
     update(true);
-    if (byLearner) prompt.el.querySelector('button.choice')?.focus();
+    if (byLearner) listing.querySelector('button')?.focus();
   }
-  // a round's first answer counts toward the score (a skip counts as not found); the prompt keeps the answer
-  function score(value, correct) {
-    const s = state(), roundId = `${s.index}:${s.order.join()}`;
-    if (s.scored === roundId) return;
-    hub.record(HUNT, { rounds: s.rounds + 1, found: s.found + (correct ? 1 : 0), scored: roundId });
+  hub.progress.onChange(() => {
+    if (!state() && current) { current = null; update(true); return; }   // a reset: a fresh round
+    drawAnswer();
+  });
+
+  let round$ = null;   // this round's lines and numbers, for the clicks
+  // A click on line i (0-based, of the program as it ran): the first try counts; a wrong first try gets
+  // the hint and a second try; the second try, right or wrong, reveals.
+  function choose(i) {
+    const s = state();
+    if (!round$ || s.answer !== undefined || s.skipped) return;
+    const right = i === round$.wrong, tries = [...(s.tries || []), i];
+    hub.dispatch({ exercise: HUNT, kind: 'choice', answer: i + 1, expected: round$.wrong + 1, correct: right, attempt: tries.length });
+    if (right || tries.length >= 2) reveal(i, tries);
+    else hub.record(HUNT, { tries });
   }
-  hub.progress.onChange(() => { if (!state() && current) { current = null; update(true); } });   // a reset: a fresh round
+  // i: the learner's last line (null: "Just show me"); the round counts once, as its first try went
+  function reveal(i, tries = state().tries || []) {
+    const s = state();
+    if (s.answer !== undefined || s.skipped) return;
+    const firstRight = tries.length > 0 && tries[0] === round$?.wrong;
+    hub.record(HUNT, { tries, answer: i === null ? undefined : i + 1, skipped: i === null, correct: i === null ? undefined : firstRight,
+      rounds: (s.rounds || 0) + 1, found: (s.found || 0) + (firstRight ? 1 : 0) });
+  }
 
   function update(force = false) {
     if (!current) { nextRound(); return; }
-    // (changedData first, forced or not, so that it remembers what this update shows: a forced update
-    // by data alone left it unknown, and the next recompute, with nothing changed, rebuilt the round)
+    // (changedData first, forced or not, so that it remembers what this update shows)
     const D = ctx.changedData('bug-hunt', { bug: current }) || (force ? ctx.data('bug-hunt', { bug: current }) : null);
     if (!D) return;
     const r = (name) => D.get(name);
-    const correct = r('bug/correct'), buggy = r('bug/buggy'), diff = r('bug/diff'), st = ctx.state;
+    const correct = r('bug/correct'), st = ctx.state;
     round.setAttribute('data-round', current);
-    const bug = bugByKey.get(current);
-    if (buggy.error) {
-      show(body, intro(st), errorNote(`This round cannot run on these inputs: ${buggy.error}.`), h('div', { class: 'controls' }, place(next)));
+    if (controlsTaken && !correct.error) { controls.append(skip, next); controlsTaken = false; }   // back from an error's sentence
+    if (correct.error) {
+      round$ = null;
+      show(body, intro(), errorNote(`This round cannot run on these inputs: ${correct.error}.`), h('div', { class: 'controls' }, place(next)));
+      controlsTaken = true;
       return;
     }
+    const raised = r('bug/raised')?.print ?? null;   // PyTorch refused the buggy line: its error line
+    const buggy = raised ? null : r('bug/buggy'), diff = raised ? null : r('bug/diff');
+    const keep = programOf(current) === 'causal' ? r('bug/keep') : null;
+    const program = programOf(current);
+    const T = st.words.length;
+    const seed = seedFor(st, PROGRAMS[program].seed);
+    round$ = { ...programLines(program, { seed, d_out: st.d_out, T }, current), book: programLines(program, { seed, d_out: st.d_out, T }).lines,
+      program, correct, buggy, raised, keep };
     const kind = r('bug/tensor').print;
-    const labels = (t) => Array.from({ length: t }, (_, i) => (kind === 'context_vecs' ? null : st.words[i]));
+    // on a phone the rows are numbered (the columns keep the words): the cells get the label column's
+    // room, enough for 7-character values such as −0.6130 at 11 px
+    const rowLabels = narrow.matches ? st.words.map((_, i) => String(i + 1)) : st.words;
     const drawn = (t) => ({ values: t.values, texts: t.values.map(String), shape: t.shape, print: t.line,
-      rowLabels: st.words, colLabels: kind === 'context_vecs' ? undefined : labels(t.shape[1]) });
-    views.buggy.update(drawn(buggy)); views.correct.update(drawn(correct)); views.diff.update(drawn(diff));
-    const ev = evidence(correct, buggy);
-    const options = BUGS.map((b) => ({ key: b.key, label: b.label, attributes: { 'data-bug': b.key } }));
-    // what this round's result shows is said once, after the answer (the explanation), not in each part
-    prompt.update({ options, expected: current, expectedText: `“${bug.label}”`, explain: `The result shows it: ${bug.symptom(ev)}.`,
-      why: (key) => `If it were “${bugByKey.get(key).label}”, you would see ${bugByKey.get(key).signature}.` });
-    showLines();
-    const what = kind === 'context_vecs' ? 'the context vectors of MultiHeadAttention(d_in, d_out, T, 0.0, num_heads=2)'
-      : kind === 'dropped_weights' ? 'the causal attention weights after a hand-written dropout with p = 0.1' : 'the causal attention weights';
-    round.replaceChildren(para(`The engine computed ${what} for your inputs (torch.manual_seed(${seedFor(st, 123)}), d_out = ${st.d_out}), once as the book writes it and once with one line wrong. Read the result first, then its difference from the correct one:`),
-      h('div', { class: 'matrices' }, views.buggy.el, views.correct.el, views.diff.el));
-    show(body, intro(st), place(round), prompt.placed(), place(lines), h('div', { class: 'controls' }, place(next)));
+      rowLabels, colLabels: kind === 'context_vecs' ? undefined : st.words });
+    // the round's parts stay in the page (a view fitted while out of it keeps an old round's labels);
+    // the buggy drawing and the difference give way to PyTorch's error when it raised
+    views.buggy.el.hidden = views.diff.el.hidden = !buggy;
+    raisedBox.hidden = !raised;
+    views.correct.update(drawn(correct));
+    if (buggy) { views.buggy.update(drawn(buggy)); views.diff.update(drawn(diff)); }
+    else raisedBox.replaceChildren(h('figcaption', { text: 'what this program printed' }), h('pre', { class: 'out error-out', 'data-testid': 'bug-raised-line', text: `Traceback (most recent call last):\n  …\n${raised}` }));
+    listing.replaceChildren(...round$.lines.map((line, i) => h('li', null,
+      h('button', { type: 'button', class: 'bug-line', 'data-line': String(i + 1), 'data-testid': 'bug-line', onclick: () => choose(i) },
+        h('span', { class: 'ln', 'aria-hidden': 'true', text: String(i + 1).padStart(2) }), h('code', { text: line })))));
+    about.textContent = aboutBook(program, seed, keep, T);
+    shown = null;
+    drawAnswer();
+    show(body, intro(), place(round));
   }
-  const intro = () => para('When a result looks wrong, you need to know which operation produced which part of it. Each round plants one mistake learners make in this chapter; name it from what the numbers show. The rows of attention weights should each sum to 1, with the future at 0.');
-  // The wrong line beside the right one, built when the round is answered (before, the page holds no
-  // code that gives the round away, and every load shows the same code cells).
-  let linesFor = null;
-  function showLines() {
-    const shown = answeredEntry(state()) ? current : null;
-    if (shown === linesFor) return;
-    linesFor = shown;
-    lines.hidden = !shown;
-    const bug = bugByKey.get(shown);
-    lines.replaceChildren(...(bug ? [h('figure', { class: 'wrong-line' }, h('figcaption', { text: 'The planted line' }), pythonCode(bug.wrong)),
-      h('figure', { class: 'right-line' }, h('figcaption', { text: 'The right line' }), pythonCode(bug.right))] : []));
+  // The same words whatever the bug: nothing here tells which program or line a round plays.
+  const intro = () => para('Each round runs one of two short programs of this chapter on your inputs, with exactly one line wrong: the causal attention weights of §3.5 with dropout written out by hand, or Listing 3.5’s MultiHeadAttention. Below: the program as it ran, what it printed (or the error PyTorch raised), what the book’s code prints and their difference. Rows of attention weights sum to 1 before dropout, with the future at 0. Click the wrong line; your first click counts.');
+  // Why the book's output here is (or is not) a print of the chapter, from the seed and the keep mask.
+  function aboutBook(program, seed, keep, T) {
+    if (program === 'heads') return `The book’s code here is Listing 3.5’s MultiHeadAttention with torch.manual_seed(${seed}) and dropout 0.0, as §3.6.2 builds it, run on your ${T} tokens as one batch.`;
+    let dropped = 0;
+    for (let i = 0; i < T; i++) for (let j = 0; j <= i; j++) if (keep.values[i * T + j] === 0) dropped++;
+    return `The book’s code here is §3.5’s: torch.manual_seed(${seed}) draws the same W_query and W_key as §3.4.2’s sa_v2, so until its dropout line it computes §3.5’s attn_weights. The dropout line (p = ${P}) then sets ${dropped === 0 ? 'none of the weights' : `${dropped} of the weights on or below the diagonal`} to 0 and multiplies the others by 1/(1 − ${P}) = ${fixed4(1 / (1 - P))}, so its rows differ from §3.5’s.`;
   }
-  hub.progress.onChange(showLines);   // the prompt records the answer; the lines follow
+  // The round's state after a click: the hint after a wrong first try; after the reveal the lines, the
+  // outputs' story and the misconception.
+  function drawAnswer() {
+    const s = state();
+    if (!round$ || !s || !current) return;
+    const bug = bugByKey.get(current);
+    const tries = s.tries || [];
+    const revealed = s.answer !== undefined || !!s.skipped;
+    const key = `${current}|${tries.join()}|${revealed}|${round$.lines.join('\n')}`;
+    if (key === shown) return;
+    shown = key;
+    const ev = evidence(round$.correct, round$.buggy, { keep: round$.keep, raised: round$.raised });
+    for (const b of listing.querySelectorAll('button')) {
+      const i = Number(b.dataset.line) - 1;
+      b.disabled = revealed;
+      b.dataset.state = revealed && i === round$.wrong ? 'wrong-line' : tries.includes(i) ? (i === round$.wrong ? 'right' : 'not-it') : '';
+      b.setAttribute('aria-pressed', String(tries.includes(i)));
+    }
+    skip.hidden = revealed;
+    feedback.removeAttribute('data-correct');
+    if (!revealed && tries.length === 0) { feedback.replaceChildren(); answerBox.replaceChildren(); return; }
+    if (!revealed) {   // one wrong try: a hint from the numbers, and the second try
+      feedback.setAttribute('data-correct', 'false');
+      feedback.className = 'feedback wrong';
+      feedback.replaceChildren(h('p', { 'data-testid': 'bug-hint', text: `Not line ${tries[0] + 1}: it is as the book writes it. A hint, from the numbers: ${bug.symptom(ev)}. Which line decides that? You have one more try.` }));
+      answerBox.replaceChildren();
+      return;
+    }
+    const firstRight = tries[0] === round$.wrong;
+    feedback.setAttribute('data-correct', String(!!s.correct));
+    feedback.className = `feedback ${firstRight ? 'right' : 'wrong'}`;
+    const n = round$.wrong + 1;
+    const verdict = s.skipped ? `The wrong line is line ${n}.`
+      : firstRight ? `Right, on the first try: line ${n} is the wrong one.`
+        : tries[tries.length - 1] === round$.wrong ? `Line ${n}, on the second try: it counts as not found on the first.`
+          : `Not line ${tries[tries.length - 1] + 1} either: the wrong line is line ${n}.`;
+    feedback.replaceChildren(h('p', { text: verdict }));
+    const bookLine = round$.book[round$.right];
+    answerBox.replaceChildren(
+      h('p', { class: 'bug-name', 'data-testid': 'bug-name', text: `The bug: ${bug.label}.` }),
+      h('div', { class: 'bug-lines', 'data-testid': 'bug-lines' },
+        h('figure', { class: 'wrong-line' }, h('figcaption', { text: `The buggy line (line ${n})` }), pythonCode(round$.lines[round$.wrong].trim())),
+        h('figure', { class: 'right-line' }, h('figcaption', { text: `The book’s line (line ${round$.right + 1} of the book’s program)` }), pythonCode(bookLine.trim()))),
+      h('p', { 'data-testid': 'bug-symptom', text: `What it did to the output: ${bug.symptom(ev)}.` }),
+      h('p', { 'data-testid': 'bug-misconception', text: `The misconception: ${bug.misconception}` }));
+  }
   return { el, update };
 }
+
+export { BUGS };
