@@ -4,7 +4,7 @@
 import { h } from '../dom.js';
 import { progressStore, progressKey } from './progress.js';
 import { dispatchAnswer } from './answer-event.js';
-import { answeredEntry } from './prompt.js';
+import { answeredEntry, firstTryRight } from './prompt.js';
 
 export { predictPrompt } from './prompt.js';
 export { openStorage } from './progress.js';
@@ -25,20 +25,32 @@ export function learnHub(host, section, enabled) {
   const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
     h('p', { role: 'status' }, count), reset,
     h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' })) : null;
+  // {answered, firstTryRight, total}: the questions this element asks, those with an answer given
+  // (right or wrong, skipped after a try included), and those right on the first try. The one count
+  // the bar reads, and what an LMS report is built on.
+  const summary = () => {
+    const entries = [...ids].map((id) => answeredEntry(progress.get(id)));
+    return {
+      answered: entries.filter((e) => e && e.answer !== null && e.answer !== undefined).length,
+      firstTryRight: entries.filter((e) => e && firstTryRight(e)).length,
+      total: ids.size,
+    };
+  };
   const renderCount = () => {
-    const answered = [...ids].map((id) => answeredEntry(progress.get(id))).filter((e) => e && !e.skipped);
-    const skipped = [...ids].filter((id) => answeredEntry(progress.get(id))?.skipped).length;
-    const right = answered.filter((e) => e.correct).length;
+    const s = summary();
+    const shownOnly = [...ids].filter((id) => { const e = answeredEntry(progress.get(id)); return e && e.skipped && (e.answer === null || e.answer === undefined); }).length;
     const hunt = progress.get('bug-hunt');
-    const parts = [`${answered.length} of ${ids.size} questions answered (${right} right${skipped ? `, ${skipped} shown without an answer` : ''})`];
+    const parts = [`${s.firstTryRight} of ${s.total} questions right on the first try; ${s.answered} answered${shownOnly ? `, ${shownOnly} shown without an answer` : ''}`];
     if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
     if (!progress.persistent()) parts.push('this browser does not let the page keep them after you leave');
     count.textContent = `${parts.join('; ')}.`;
-    count.dataset.answered = String(answered.length);
+    count.dataset.answered = String(s.answered);
+    count.dataset.firstTryRight = String(s.firstTryRight);
+    count.dataset.total = String(s.total);
   };
   progress.onChange(renderCount);
   return {
-    enabled, progress, bar,
+    enabled, progress, bar, summary,
     register(id) { ids.add(id); renderCount(); },
     // merged into what the entry holds (the bug hunt keeps its rounds beside the round's answer)
     record(id, entry) { progress.record(id, { ...(progress.get(id) || {}), ...entry }); },
