@@ -91,7 +91,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
   } else {
     controls = h('div', { class: 'controls' }, options, skip);
   }
-  const triesNote = h('p', { class: 'hint tries', 'data-testid': 'predict-tries', text: 'Two tries; the first one counts in your progress.' });
+  const triesNote = h('p', { class: 'hint tries', 'data-testid': 'predict-tries' });
   const el = hub.enabled ? h('div', { class: 'predict', 'data-testid': testid, 'data-exercise': id, 'data-answer-kind': kind, role: 'group', 'aria-labelledby': questionId },
     h('p', { class: 'question', id: questionId }, h('span', { class: 'predict-tag', text: tag }), questionBox), controls, triesNote, error, feedback) : null;
 
@@ -182,8 +182,10 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
       toggleAttr(b, 'disabled', open || triedChoice === b.dataset.choice);
     }
     toggleAttr(skip, 'hidden', open);
-    if (input) { toggleAttr(input, 'readonly', open); toggleAttr(check, 'disabled', open); }
+    if (input) { toggleAttr(input, 'readonly', open); toggleAttr(check, 'disabled', open); toggleAttr(check, 'hidden', open); }
     toggleAttr(triesNote, 'hidden', open);
+    // what the question holds back is not on the page yet: say where it went
+    setText(triesNote, `Two tries; only the first counts in your progress.${gates.size || guarded.size ? ' What follows appears once you answer.' : ''}`);
     if (!saved) {   // never answered, or the progress was reset (then the old answer goes too)
       toggleAttr(feedback, 'hidden', true);
       for (const a of ['data-correct', 'data-expected', 'data-attempt', 'data-first-correct']) feedback.removeAttribute(a);
@@ -216,13 +218,14 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
         text = `Not yet${earlier}: ${yours} is not it. ${stale ? 'Try again with the current inputs.' : said.hint || genericHint(saved.answer)} One more try, or “Just show me”.`;
       } else if (saved.correct) {
         const first = (saved.attempts ?? 1) === 1;
-        const lead = `${first ? 'Right' : 'Right on the second try (the first try counts)'}${earlier}`;
+        const lead = `${first ? 'Right' : 'Right on the second try'}${earlier}`;
         if (kind === 'number') text = `${lead}: you said ${yours}; ${stale ? 'with the current inputs the answer is' : 'the engine computes'} ${current}.`;
         else text = stale ? `${lead}: you chose ${yours}; with the current inputs the answer is ${current}.` : `${lead}: ${current}.`;
       } else {
         text = `Not quite${earlier}: you said ${yours}; ${stale ? 'with the current inputs ' : ''}the answer is ${current}. ${stale ? '' : said.why}`;
       }
     }
+    if (open && !saved.skipped && (saved.attempts ?? 1) > 1) text += ' Only a right first try counts in your progress.';
     setText(feedback, `${text.trim()}${open && spec.explain ? ` ${spec.explain}` : ''}`.replace(/\s+/g, ' ').trim());
   }
   // A number's hint without a known mistake: which way it is off, never by how much.

@@ -97,7 +97,7 @@ export function stepByStepPrompts(ctx) {
       expectedText: `v⁽${sup(nearest[0] + 1)}⁾ of “${words[nearest[0]]}”, at distance ${fixed4(dist[nearest[0]])} from z⁽²⁾ = ${vec(z2)}`,
       hint: (key) => {
         const j = Number(key) - 1;
-        if (top.includes(j)) return `“${words[j]}” has the largest weight, but a weighted mix lands near the weighted average of all the value vectors, not on the heaviest one: with weights this even (they differ by at most ${fixed4(spread)}), that average can lie nearer another v⁽ʲ⁾. Picture the average of the values, each counted by its weight.`;
+        if (top.includes(j)) return `“${words[j]}” has the largest weight, but a weighted mix lands near the weighted average of all the value vectors, not on the heaviest one: with weights this even (the largest and smallest differ by ${fixed4(spread)}), that average can lie nearer another v⁽ʲ⁾.`;
         if (lightest.includes(j)) return `“${words[j]}” has the smallest weight in row 2, so its value vector pulls z⁽²⁾ least.`;
         return `Picture z⁽²⁾ as the average of the value vectors, each counted by its weight α₂ⱼ; v⁽${sup(j + 1)}⁾ is not the one nearest that average.`;
       },

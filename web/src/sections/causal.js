@@ -23,7 +23,7 @@ function build(ctx) {
   const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: 'query', colName: 'key', scale: 'rows', legend: false, ...extra });
   const before = map('attn_weights before masking', 'α before masking', 'causal-before');
   const causalMap = map('causal attn_weights', 'causal α: the future masked, rows renormalised', 'causal-heatmap');
-  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)): 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
+  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)), the book’s p = 0.5: 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
   const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells struck through, survivors ×2', 'dropout-heatmap');
   // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
   const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: 'query', colName: 'key', decimals: 2 });
@@ -86,7 +86,7 @@ function build(ctx) {
       h('h3', { text: 'Dropout, with the book’s masks' }),
       ask.dropout.placed(),
       ask.dropout.gate(
-        para(`Dropout with probability p zeroes each entry with probability p and divides the survivors by 1 − p, so that every entry keeps its expected value: ×${droppedAtP.values.find((v) => v !== 0) ?? 1 / (1 - p)} at p = ${p}, ×${r('3.5.2/dropout_ones').values.find((v) => v !== 0) ?? 2} at the book’s p = 0.5. After torch.manual_seed(${seed}) the engine draws exactly PyTorch’s masks:`),
+        para(`Dropout zeroes each entry with probability p and divides the survivors by 1 − p, so that every entry keeps its expected value: ×${droppedAtP.values.find((v) => v !== 0) ?? 1 / (1 - p)} at p = ${p}, ×${r('3.5.2/dropout_ones').values.find((v) => v !== 0) ?? 2} at the book’s p = 0.5. After torch.manual_seed(${seed}) the engine draws exactly PyTorch’s masks, the question’s p = ${p} and the book’s p = 0.5:`),
         h('div', { class: 'cells-side', 'data-testid': 'dropout-prints' },
           resultCell(`torch.manual_seed(${seed})\ndropout = torch.nn.Dropout(${p})\nexample = torch.ones(6, 6)\nprint(dropout(example))`, droppedAtP, `dropout_p${p}`),
           cell(`torch.manual_seed(${seed})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones')),
