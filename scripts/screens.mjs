@@ -51,14 +51,18 @@ try {
     await page.screenshot({ path: path.join(OUT, `${tag}-editor.png`) });
     await editor.locator('summary').click();
     await page.evaluate(() => window.scrollTo(0, 0));
-    // predict, then see: the ω22 question answered (a near miss), its feedback graded against the engine
+    // predict, then see: the ω22 question answered (a near miss): the hint, without the value, and a second try
     const omega = page.locator('[data-exercise=predict-omega22]');
+    await page.locator('[data-testid=progress-reset]').click();   // the answers of the other width's pass: asked again
     await omega.locator('[data-testid=predict-input]').fill('1.9');
     await omega.locator('[data-testid=predict-check]').click();
     await omega.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(OUT, `${tag}-learn-prompt.png`) });
     if (width === 1280) await omega.screenshot({ path: path.join(OUT, 'learn-prompt-1280.png') });
+    // then right on the second try, which lets the stepper through ω22
+    await omega.locator('[data-testid=predict-input]').fill('1.85');
+    await omega.locator('[data-testid=predict-check]').click();
     // the stepper a few steps in: ω22 written out
     const next = page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
     for (let i = 0; i < 5; i++) await next.click();

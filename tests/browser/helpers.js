@@ -202,10 +202,15 @@ async function layOutEverySectionInPage() {
   return true;
 }
 
-// The ω₂₂ question holds §3.4.1's stepper before ω₂₂ (predict, then see): its "Just show me" lets the
-// stepper through, for tests that walk the steps.
+// §3.4.1's questions hold its stepper before ω₂₂, row 2's weights and z⁽²⁾ (predict, then see): their
+// "Just show me", in order (each is shown once the one before is answered), lets the stepper through,
+// for tests that walk the steps.
+const STEPPER_QUESTIONS = ['predict-omega22', 'predict-top-weight', 'predict-z2-closest'];
 async function letStepperThrough(page) {
-  await page.locator('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
+  for (const id of STEPPER_QUESTIONS) {
+    const prompt = page.locator(`[data-exercise=${id}]`).first();
+    if ((await prompt.getAttribute('data-revealed')) !== 'true') await prompt.locator('[data-testid=predict-skip]').click();   // (progress kept from an earlier test: already through)
+  }
 }
 
 // Runs in the page (page.evaluate, or a cross-engine driver's evaluate): every drawn cell of the matrix
@@ -270,4 +275,5 @@ async function releaseFramesInPage() {
   return [...map.querySelectorAll('td.mv-cell')].map((td) => getComputedStyle(td).backgroundColor.match(/\d+/g).slice(0, 3).map(Number));
 }
 
-module.exports = { launchEngine, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+module.exports = {
+  STEPPER_QUESTIONS, launchEngine, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

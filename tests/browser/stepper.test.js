@@ -347,10 +347,16 @@ test('predict, then see: the stepper holds before ω₂₂ until its question is
   assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), 'true');
   assert.match(await prompt.locator('.field-error').textContent(), /computes ω₂₂: type your prediction first/);
   assert.equal(await prompt.evaluate((el) => el.getRootNode().activeElement?.dataset.testid), 'predict-input');
-  // a wrong prediction is still a prediction: the stepper goes on and shows the engine's ω₂₂
+  // a wrong first prediction gets a second try: the stepper still holds; a second one, wrong too, is a
+  // prediction: the stepper goes on and shows the engine's ω₂₂
   await prompt.locator('[data-testid=predict-input]').fill('3');
   await prompt.locator('[data-testid=predict-check]').click();
   assert.equal(await prompt.locator('[data-testid=predict-feedback]').getAttribute('data-correct'), 'false');
+  await next.click();
+  assert.match(await caption.textContent(), /^ω₂₁ = /);
+  await prompt.locator('[data-testid=predict-input]').fill('4');
+  await prompt.locator('[data-testid=predict-check]').click();
+  assert.equal(await prompt.locator('[data-testid=predict-feedback]').getAttribute('data-attempt'), '2');
   await next.click();
   assert.match(await caption.textContent(), /^ω₂₂ = .*≈ 1\.8524$/);
   assert.equal(await page.locator('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]').getAttribute('data-pending'), null);

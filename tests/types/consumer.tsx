@@ -24,8 +24,10 @@ export async function host(): Promise<number[][] | null> {
   lab.addEventListener('attention-lab-answer', (e) => {
     const a: AttentionLabAnswerDetail = e.detail;
     const ok: boolean = a.correct;
-    const tol: number | undefined = a.tolerance;
-    void ok; void tol;
+    const tol: number | null | undefined = a.tolerance;
+    const attempt: 1 | 2 = a.attempt;
+    const counts: boolean = a.firstTryCorrect;
+    void ok; void tol; void attempt; void counts;
   });
   // a host that keeps the learner's answers (an LMS, a sandboxed frame's parent) and grades by the summary
   let kept: AttentionLabProgress | null = lab.progress;

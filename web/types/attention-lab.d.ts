@@ -45,9 +45,14 @@ export interface AttentionLabAnswerDetail {
   answer: unknown;
   /** the engine's answer for the learner's current inputs */
   expected: unknown;
+  /** this attempt's verdict, as graded when it was given */
   correct: boolean;
   /** for numbers: the accepted absolute difference */
-  tolerance?: number;
+  tolerance?: number | null;
+  /** which try this is: a question has two, and only the first counts */
+  attempt: 1 | 2;
+  /** whether the question counts as right: its first try was */
+  firstTryCorrect: boolean;
 }
 
 /** The learner's answers as plain data (el.progress): keep it as it is and set it back on the next visit. */

@@ -6,7 +6,7 @@ import { h } from '../dom.js';
 import { progressStore, progressKey, checkedProgress, droppedSentence } from './progress.js';
 import { dispatchAnswer } from './answer-event.js';
 import { dispatchProgress, dispatchSummary } from './progress-events.js';
-import { answeredEntry } from './prompt.js';
+import { answeredEntry, firstTryRight } from './prompt.js';
 
 export { predictPrompt } from './prompt.js';
 export { openStorage, checkedProgress } from './progress.js';
@@ -33,29 +33,32 @@ export function learnHub(host, section, enabled) {
   const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
     h('p', { role: 'status' }, count), reset,
     h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' }), notice) : null;
-  // (a skip, "Just show me", counts as answered and not right; the bug hunt as right once a round's
-  // first answer named its bug)
+  // {answered, firstTryRight, total}: the questions this element asks, those done (answered, right or
+  // wrong, or shown with "Just show me", which counts as not right), and those right on the first try
+  // (the bug hunt: once a round's first answer named its bug). The one count the bar reads, and what an
+  // LMS report is built on.
   const summary = () => {
     if (!enabled) return { answered: 0, firstTryRight: 0, total: 0 };
-    let answered = 0, firstTryRight = 0;
+    let answered = 0, right = 0;
     for (const id of ids) {
       const e = progress.get(id);
       if (!e) continue;
-      if (answeredEntry(e) || e.rounds > 0) answered++;
-      if (e.rounds > 0 ? e.found > 0 : e.correct === true) firstTryRight++;
+      if (e.rounds > 0) { answered++; if (e.found > 0) right++; continue; }
+      const a = answeredEntry(e);
+      if (a) answered++;
+      if (a && firstTryRight(a)) right++;
     }
-    return { answered, firstTryRight, total: ids.size };
+    return { answered, firstTryRight: right, total: ids.size };
   };
   const renderCount = () => {
-    const answered = [...ids].map((id) => answeredEntry(progress.get(id))).filter((e) => e && !e.skipped);
-    const skipped = [...ids].filter((id) => answeredEntry(progress.get(id))?.skipped).length;
-    const right = answered.filter((e) => e.correct).length;
+    const s = summary();
+    const shownOnly = [...ids].filter((id) => { const e = answeredEntry(progress.get(id)); return e && e.skipped && (e.answer === null || e.answer === undefined); }).length;
     const hunt = progress.get('bug-hunt');
-    const parts = [`${answered.length} of ${ids.size} questions answered (${right} right${skipped ? `, ${skipped} shown without an answer` : ''})`];
+    const parts = [`${s.firstTryRight} of ${s.total} questions right on the first try; ${s.answered} answered${shownOnly ? ` (${shownOnly} of them by “Just show me”)` : ''}`];
     if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
     if (progress.dropped()) parts.push(droppedSentence(progress.dropped()));
     count.textContent = `${parts.join('; ')}.`;
-    count.dataset.answered = String(answered.length);
+    count.dataset.answered = String(s.answered);
     // told once: the first element to find storage refused says it, and keeps saying it until the host
     // takes the answers over (el.progress), which keeps them
     const refused = !progress.persistent() && !host.progressFromHost;
@@ -66,6 +69,8 @@ export function learnHub(host, section, enabled) {
         notice.hidden = false;
       }
     } else if (!notice.hidden) notice.hidden = true;
+    count.dataset.firstTryRight = String(s.firstTryRight);
+    count.dataset.total = String(s.total);
   };
   progress.onChange((source) => {
     renderCount();

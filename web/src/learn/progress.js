@@ -97,7 +97,9 @@ export function progressStore(key, held = null) {
   };
   return {
     get: (id) => (Object.prototype.hasOwnProperty.call(entries, id) ? entries[id] : null),
-    // entry: {answer, correct, skipped?} (the expected value is not kept: it follows the inputs)
+    // entry (a question): {answer: number | string | null (null: shown without an answer), correct: bool
+    // (the latest try's verdict, as given then), skipped: bool, attempts: 0-2, firstCorrect: bool}: small,
+    // primitive, one shape. The expected value is not kept: it follows the inputs.
     record(id, entry) { entries[id] = entry; save('learner'); },
     reset() { entries = {}; save('learner'); },
     // the host's progress (checkedProgress's entries) in place of the learner's

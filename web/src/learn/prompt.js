@@ -1,55 +1,111 @@
 // Predict, then reveal: a question in the reading path, answered (a number within a stated tolerance,
 // or one of a few choices) or skipped with "Just show me", then graded against what the engine
 // computed for the current inputs. The section hands the expected value to update() on every edit,
-// so the grade and the revealed value always follow the inputs; nothing here knows a number.
+// so the grade and the revealed value follow the inputs; nothing here knows a number.
+// Two tries, the first counts: a wrong first answer gets a hint that names the likely mistake without
+// the value, and the value (and everything the section gates behind the question) comes only after the
+// second answer or "Just show me". A verdict is kept as given: an edit of the inputs never regrades it.
 import { h, uid, morph, place, setText } from '../dom.js';
 import { renderMath } from '../math.js';
 import { setAttr } from '../views/nodes.js';
 import { scrollIntoViewSettled } from '../scheduler.js';
 
+export const MAX_TRIES = 2;
+
 // Attribute changes only where they differ: an update that changes nothing touches no node.
 const toggleAttr = (el, name, on) => { if (el.hasAttribute(name) !== on) el.toggleAttribute(name, on); };
 
 // A stored entry that holds an answer or a skip (an entry may hold other state, e.g. the bug hunt's rounds).
-export const answeredEntry = (e) => (e && (e.skipped || e.answer !== undefined) ? e : null);
+export const answeredEntry = (e) => (e && (e.skipped || (e.answer !== undefined && e.answer !== null)) ? e : null);
+// An entry whose answer may be shown: right, out of tries, or skipped. (An entry from before the two
+// tries, without attempts, counts as one try.)
+export const revealedEntry = (e) => {
+  const a = answeredEntry(e);
+  return a && (a.skipped || a.correct === true || (a.attempts ?? 1) >= MAX_TRIES) ? a : null;
+};
+// Right on the first try (an entry without firstCorrect is from before the two tries: its verdict).
+export const firstTryRight = (e) => !!answeredEntry(e) && (e.firstCorrect ?? (e.correct === true && !e.skipped)) === true;
+
+// The learner's number: digits with a decimal point, an optional sign (+ or −), thousands grouped by
+// commas or spaces in threes ("2,360,064", "2 360 064"), an exponent. Returns {value} or {error}: a
+// sentence saying what to write instead (a decimal comma is refused, never guessed).
+const SPACES = /[\s\u00a0\u2009\u202f]/g;
+export function parseAnswerNumber(raw) {
+  const text = String(raw).trim();
+  const shown = text.length > 30 ? `${text.slice(0, 30)}…` : text;
+  if (text === '') return { error: 'Type a number first, or press “Just show me”.' };
+  let t = text.replace(/^[−–]/, '-').replace(/^\+/, '');
+  const sign = t.startsWith('-') ? '-' : '';
+  t = t.slice(sign.length);
+  const [intPart, ...rest] = t.split(/(?=[.eE])/);
+  const tail = rest.join('');
+  const hasComma = intPart.includes(','), hasSpace = /[\s\u00a0\u2009\u202f]/.test(intPart);
+  if (hasComma && hasSpace) return { error: `“${shown}” mixes commas and spaces between its digits; group thousands one way, e.g. 2,360,064 or 2 360 064.` };
+  let digits = intPart;
+  if (hasComma || hasSpace) {
+    const sep = hasComma ? ',' : ' ';
+    const groups = intPart.replace(SPACES, ' ').split(sep);
+    if (!/^\d{1,3}$/.test(groups[0]) || !groups.slice(1).every((g) => /^\d{3}$/.test(g))) {
+      if (hasComma && groups.length === 2 && /^\d+$/.test(groups[0]) && /^\d+$/.test(groups[1])) {
+        return { error: `“${shown}” is ambiguous: is the comma a decimal comma or a thousands separator? Write a decimal point for a fraction (e.g. ${groups[0]}.${groups[1]}), and group thousands in threes (e.g. 2,360,064).` };
+      }
+      return { error: `“${shown}” is not a number I can read: ${hasComma ? 'a comma' : 'a space'} may only group the digits in threes (e.g. 2,360,064), and a decimal point marks a fraction (e.g. 0.5).` };
+    }
+    digits = groups.join('');
+  }
+  const plain = `${sign}${digits}${tail}`;
+  if (!/^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(plain)) {
+    return { error: `“${shown}” is not a number; write it with digits and a decimal point, e.g. 0.5.` };
+  }
+  const value = Number(plain);
+  if (!Number.isFinite(value)) return { error: `“${shown}” is too large to be an answer here.` };
+  return { value };
+}
 
 // hub: the element's learn hub (index.js). id: a stable data-exercise id. kind: 'number' | 'choice'.
 // question: text or nodes. tolerance (numbers): the largest accepted |answer − expected|.
-// Returns {el, update(spec), gate(...children)}; when exercises are off, el is null and gates are open.
+// onAnswer(value, correct, attempt): after each answer is recorded (value null: a skip).
+// Returns {el, update(spec), gate(...children), ...}; when exercises are off, el is null and gates are open.
 export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals = 4, testid = 'predict', tag = 'Predict: ', onAnswer = null }) {
   hub.register(id);
   let spec = null;   // the current expected value, from the section's last update
-  const gates = [];
-  const feedback = h('p', { class: 'feedback', role: 'status', 'data-testid': 'predict-feedback', hidden: true });
+  const gates = new Map();   // key -> the box it holds back
+  const guarded = new Set();   // nodes the section built itself, hidden until the answer shows
+  const feedback = h('p', { class: 'feedback', role: 'status', 'data-testid': 'predict-feedback', tabindex: '-1', hidden: true });
   const error = h('p', { class: 'field-error', role: 'alert', hidden: true });
   const options = h('div', { class: 'choices', role: 'group', 'aria-label': 'Choices' });
-  let input = null;
+  let input = null, check = null;
   const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'predict-skip', text: 'Just show me', onclick: () => answer(null) });
   const questionId = uid(`q-${id}`);
   const questionBox = h('span', null, question);
-  let form;
+  let controls;
   if (kind === 'number') {
-    input = h('input', { type: 'text', inputmode: 'decimal', class: 'num-input answer-input', 'aria-labelledby': questionId, 'data-testid': 'predict-input', autocomplete: 'off' });
-    form = h('form', { class: 'controls', onsubmit: (e) => { e.preventDefault(); check(); } },
-      input, h('button', { type: 'submit', 'data-testid': 'predict-check', text: 'Check' }),
+    // No <form>: a sandboxed frame without allow-forms blocks form submission, and with it a submit
+    // button's click. Check is a plain button, and Enter in the field checks too.
+    input = h('input', { type: 'text', inputmode: 'decimal', class: 'num-input answer-input', 'aria-labelledby': questionId, 'data-testid': 'predict-input', autocomplete: 'off',
+      onkeydown: (e) => { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); checkTyped(); } } });
+    check = h('button', { type: 'button', 'data-testid': 'predict-check', text: 'Check', onclick: () => checkTyped() });
+    controls = h('div', { class: 'controls' },
+      input, check,
       h('span', { class: 'tolerance', 'data-testid': 'predict-tolerance', text: tolerance === 0 ? 'Tolerance: none, the exact number' : `Tolerance: ±${tolerance}` }), skip);
   } else {
-    form = h('div', { class: 'controls' }, options, skip);
+    controls = h('div', { class: 'controls' }, options, skip);
   }
+  const triesNote = h('p', { class: 'hint tries', 'data-testid': 'predict-tries' });
   const el = hub.enabled ? h('div', { class: 'predict', 'data-testid': testid, 'data-exercise': id, 'data-answer-kind': kind, role: 'group', 'aria-labelledby': questionId },
-    h('p', { class: 'question', id: questionId }, h('span', { class: 'predict-tag', text: tag }), questionBox), form, error, feedback) : null;
+    h('p', { class: 'question', id: questionId }, h('span', { class: 'predict-tag', text: tag }), questionBox), controls, triesNote, error, feedback) : null;
 
-  function check() {
-    const text = input.value.trim();
-    const value = Number(text.replace(/^\+/, '').replace(/\s+/g, ''));
-    if (text === '' || !Number.isFinite(value)) {
-      error.textContent = text === '' ? 'Type a number first, or press “Just show me”.' : `“${text.slice(0, 30)}” is not a number; write it with a decimal point, e.g. 0.5.`;
+  function checkTyped() {
+    if (revealed()) return;
+    const parsed = parseAnswerNumber(input.value);
+    if (parsed.error) {
+      error.textContent = parsed.error;
       error.hidden = false; input.setAttribute('aria-invalid', 'true'); input.focus();
       return;
     }
-    answer(value);
+    answer(parsed.value);
   }
-  let wasAnswered = false;
+  // The grade of an answer against the current spec (the section's expected value for these inputs).
   const judged = new Map();   // answer -> the engine's verdict, for the current spec
   function grade(value) {
     if (value === null || !spec) return null;
@@ -60,63 +116,132 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     if (kind === 'number') return Math.abs(value - spec.expected) <= tolerance + 1e-12;
     return [].concat(spec.expected).includes(value);
   }
-  // value: the learner's answer, or null for a skip
-  function answer(value) {
-    error.hidden = true; input?.removeAttribute('aria-invalid');
-    if (!spec) return;
-    const correct = grade(value);
-    hub.record(id, value === null ? { skipped: true, answer: undefined, correct: undefined } : { answer: value, correct, skipped: false });
-    onAnswer?.(value, correct);
-    if (value !== null) hub.dispatch({ exercise: id, kind, answer: value, expected: spec.expected, correct, tolerance: kind === 'number' ? tolerance : null });
-    render();
+  // What the spec says of a wrong answer: {hint} without the value (the first try's), {why} with it
+  // (said once the answer shows). A number is matched against the spec's known mistakes, within the
+  // tolerance, the closest first; a mistake that equals the answer is no mistake and is left out.
+  function diagnose(value) {
+    if (!spec || value === null) return { hint: '', why: '' };
+    let mistake = null;
+    if (kind === 'number' && spec.mistakes) {
+      let best = Infinity;
+      for (const m of spec.mistakes) {
+        if (!Number.isFinite(m.value) || Math.abs(m.value - spec.expected) <= tolerance) continue;
+        const d = Math.abs(value - m.value);
+        if (d <= Math.max(tolerance, 1e-9) && d < best) { best = d; mistake = m; }
+      }
+    }
+    const hint = mistake ? mistake.hint : spec.hint ? spec.hint(value) : '';
+    const why = mistake ? (mistake.why || mistake.hint) : spec.why ? spec.why(value) : '';
+    return { hint: hint || '', why: why || '', mistake: mistake?.name ?? null };
   }
-  // The feedback for the stored answer against the current expected value.
+  const specKey = () => (spec ? `${[].concat(spec.expected).join(',')}\u0000${spec.expectedText ?? ''}` : '');
+  // What this visit knows of the latest answer: the inputs it was graded for and what was said then
+  // (a reload forgets it: then a stored verdict that the current inputs would not give says so).
+  let graded = null;   // {key, hint, why, expectedText}
+
+  // value: the learner's answer, or null for a skip; quiet: not the learner's own press (leave the focus)
+  function answer(value, quiet = false) {
+    error.hidden = true; input?.removeAttribute('aria-invalid');
+    if (!spec || revealed()) return;
+    const before = answeredEntry(hub.progress.get(id));
+    const prior = before && !before.skipped ? (before.attempts ?? 1) : 0;
+    let entry;
+    if (value === null) {
+      entry = { answer: prior ? before.answer : null, correct: prior ? before.correct === true : false, skipped: true, attempts: prior, firstCorrect: prior ? before.firstCorrect ?? before.correct === true : false };
+    } else {
+      const correct = grade(value) === true, attempt = prior + 1;
+      entry = { answer: value, correct, skipped: false, attempts: attempt, firstCorrect: attempt === 1 ? correct : before.firstCorrect ?? false };
+      const said = diagnose(value);
+      graded = { key: specKey(), hint: said.hint, why: said.why, expectedText: spec.expectedText ?? String(spec.expected) };
+    }
+    hub.record(id, entry);
+    onAnswer?.(value, value === null ? null : entry.correct, entry.attempts);
+    if (value !== null) {
+      hub.dispatch({ exercise: id, kind, answer: value, expected: spec.expected, correct: entry.correct, tolerance: kind === 'number' ? tolerance : null,
+        attempt: entry.attempts, firstTryCorrect: entry.firstCorrect });
+    }
+    render();
+    if (quiet || !el) return;
+    // the pressed control may now be disabled: the focus goes to what was said (or back to the field)
+    if (revealed() || !input) feedback.focus({ preventScroll: true });
+    else { input.focus(); input.select(); }
+  }
+
+  function revealed() { return !hub.enabled || !!revealedEntry(hub.progress.get(id)); }
+
+  // The feedback for the stored answer.
   function render() {
     const saved = answeredEntry(hub.progress.get(id));
-    const revealed = !hub.enabled || !!saved;
-    for (const g of gates) if (g.hidden === revealed) g.hidden = !revealed;
+    const open = !hub.enabled || !!revealedEntry(saved);
+    for (const g of [...gates.values(), ...guarded]) if (g.hidden === open) g.hidden = !open;
     if (!el || !spec) return;
-    for (const b of options.querySelectorAll('button')) setAttr(b, 'aria-pressed', String(!!saved && saved.answer === b.dataset.choice));
+    setAttr(el, 'data-revealed', String(open));
+    const triedChoice = saved && !saved.skipped ? saved.answer : null;
+    for (const b of options.querySelectorAll('button')) {
+      setAttr(b, 'aria-pressed', String(!!saved && triedChoice === b.dataset.choice));
+      toggleAttr(b, 'disabled', open || triedChoice === b.dataset.choice);
+    }
+    toggleAttr(skip, 'hidden', open);
+    if (input) { toggleAttr(input, 'readonly', open); toggleAttr(check, 'disabled', open); toggleAttr(check, 'hidden', open); }
+    toggleAttr(triesNote, 'hidden', open);
+    // what the question holds back is not on the page yet: say where it went
+    setText(triesNote, `Two tries; only the first counts in your progress.${gates.size || guarded.size ? ' What follows appears once you answer.' : ''}`);
     if (!saved) {   // never answered, or the progress was reset (then the old answer goes too)
-      toggleAttr(feedback, 'hidden', true); feedback.removeAttribute('data-correct'); feedback.removeAttribute('data-expected');
-      if (input && wasAnswered) input.value = '';
-      wasAnswered = false;
+      toggleAttr(feedback, 'hidden', true);
+      for (const a of ['data-correct', 'data-expected', 'data-attempt', 'data-first-correct']) feedback.removeAttribute(a);
+      if (input && graded) input.value = '';
+      graded = null;
       return;
     }
-    wasAnswered = true;
-    const expectedText = spec.expectedText ?? String(spec.expected);
+    const current = spec.expectedText ?? String(spec.expected);
+    // graded for other inputs: what this visit saw, else a stored verdict the current inputs would not give
+    const stale = saved.answer !== null && (graded ? graded.key !== specKey() : grade(saved.answer) !== saved.correct);
     toggleAttr(feedback, 'hidden', false);
-    setAttr(feedback, 'data-expected', [].concat(spec.expected).join(','));
+    setAttr(feedback, 'data-attempt', String(saved.attempts ?? 1));
+    setAttr(feedback, 'data-first-correct', String(firstTryRight(saved)));
+    toggleAttr(feedback, 'data-stale', stale);
+    if (open) setAttr(feedback, 'data-expected', [].concat(spec.expected).join(','));
+    else feedback.removeAttribute('data-expected');   // not even in an attribute before it shows
+    if (kind === 'number' && input && input.value === '' && saved.answer !== null) input.value = String(saved.answer);
+    const yours = saved.answer === null ? '' : kind === 'number' ? String(saved.answer) : (spec.options.find((o) => o.key === saved.answer)?.label ?? saved.answer);
+    const said = graded && !stale ? graded : diagnose(saved.answer);
+    const earlier = stale ? ' (graded for your earlier inputs)' : '';
+    let text;
     if (saved.skipped) {
       feedback.removeAttribute('data-correct');
       setAttr(feedback, 'class', 'feedback');
-      setText(feedback, `The answer: ${expectedText}. ${spec.explain || ''}`.trim());
-      return;
-    }
-    const correct = grade(saved.answer);
-    setAttr(feedback, 'data-correct', String(correct));
-    setAttr(feedback, 'class', `feedback ${correct ? 'right' : 'wrong'}`);
-    if (kind === 'number' && input && input.value === '') input.value = String(saved.answer);
-    const yours = kind === 'number' ? String(saved.answer) : (spec.options.find((o) => o.key === saved.answer)?.label ?? saved.answer);
-    let text;
-    if (correct) text = kind === 'number' ? `Right: you said ${yours}; the engine computes ${expectedText}.` : `Right: ${expectedText}.`;
-    else if (kind === 'number') {
-      const off = saved.answer - spec.expected;
-      if (spec.judge) text = `Not quite: you said ${yours}; the answer is ${expectedText}. ${spec.why ? spec.why(saved.answer) : ''}`.trim();
-      else {
-      const rel = spec.expected !== 0 ? ` (${Math.abs(off / spec.expected * 100).toFixed(0)}% ${off > 0 ? 'too high' : 'too low'})` : ` (${off > 0 ? 'too high' : 'too low'})`;
-      text = `Not quite: you said ${yours}, the engine computes ${expectedText}; off by ${Math.abs(off).toFixed(decimals)}${rel}, ${tolerance === 0 ? 'and it must be exact' : `more than ±${tolerance}`}.${spec.why ? ' ' + spec.why(saved.answer) : ''}`;
+      text = `${saved.answer !== null ? `You said ${yours} first. ` : ''}The answer: ${current}.`;
+    } else {
+      setAttr(feedback, 'data-correct', String(saved.correct));
+      setAttr(feedback, 'class', `feedback ${saved.correct ? 'right' : 'wrong'}`);
+      if (!open) {   // a wrong first try: the hint, never the value
+        text = `Not yet${earlier}: ${yours} is not it. ${stale ? 'Try again with the current inputs.' : said.hint || genericHint(saved.answer)} One more try, or “Just show me”.`;
+      } else if (saved.correct) {
+        const first = (saved.attempts ?? 1) === 1;
+        const lead = `${first ? 'Right' : 'Right on the second try'}${earlier}`;
+        if (kind === 'number') text = `${lead}: you said ${yours}; ${stale ? 'with the current inputs the answer is' : 'the engine computes'} ${current}.`;
+        else text = stale ? `${lead}: you chose ${yours}; with the current inputs the answer is ${current}.` : `${lead}: ${current}.`;
+      } else {
+        text = `Not quite${earlier}: you said ${yours}; ${stale ? 'with the current inputs ' : ''}the answer is ${current}. ${stale ? '' : said.why}`;
       }
-    } else text = `Not quite: you chose ${yours}, the answer is ${expectedText}. ${spec.why ? spec.why(saved.answer) : ''}`.trim();
-    setText(feedback, `${text} ${spec.explain || ''}`.trim());
+    }
+    if (open && !saved.skipped && (saved.attempts ?? 1) > 1) text += ' Only a right first try counts in your progress.';
+    setText(feedback, `${text.trim()}${open && spec.explain ? ` ${spec.explain}` : ''}`.replace(/\s+/g, ' ').trim());
+  }
+  // A number's hint without a known mistake: which way it is off, never by how much.
+  function genericHint(value) {
+    if (kind !== 'number' || !Number.isFinite(spec.expected)) return 'Look again at what the question asks.';
+    return `It is too ${value > spec.expected ? 'high' : 'low'}${tolerance ? ` by more than ±${tolerance}` : ''}.`;
   }
   hub.progress.onChange(render);
 
   return {
     el,
     // spec: {expected (number, or a choice key or keys), expectedText?, options?: [{key, label, attributes?}] (choice),
-    //        why?(answer) -> a sentence on a wrong answer, from the numbers; explain?: said with the answer;
-    //        judge?(answer) -> true/false: the engine's verdict, when right is not "near expected"}
+    //        hint?(answer) -> the first wrong try's sentence, naming the mistake and never the value;
+    //        why?(answer) -> the sentence said with the value once it shows, from the numbers;
+    //        mistakes?: [{name, value, hint, why?}] (numbers): known wrong values, matched within the tolerance;
+    //        explain?: said with the answer; judge?(answer) -> true/false: the engine's verdict, when right is not "near expected"}
     update(next) {
       spec = next;
       judged.clear();
@@ -129,28 +254,39 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
       }
       render();
     },
-    // Content the prompt's answer gives away: hidden until the learner answers or skips. Returns a
-    // stand-in for show()'s tree; its box keeps its place and gets the new children on every call.
-    gate(...children) {
-      let box = gates[0];
-      if (!box) { box = h('div', { class: 'gated', 'data-gated-by': id }); gates.push(box); }
-      morph(box, h('div', null, ...children));
-      renderMath(box);
-      render();
-      return place(box);
-    },
+    // Content the prompt's answer gives away: hidden until the learner answers right, runs out of tries,
+    // or skips. Returns a stand-in for show()'s tree; its box keeps its place and gets the new children
+    // on every call. A prompt may hold back several places: gate.at(key, ...children).
+    gate(...children) { return gateAt('main', children); },
+    gateAt(key, ...children) { return gateAt(key, children); },
+    // A node the section keeps itself (built once): hidden until the answer shows.
+    guard(node) { guarded.add(node); render(); return node; },
     placed: () => (el ? place(el) : null),
-    // true once answered or skipped (always, with exercises off): what the answer gives away may show
-    revealed: () => !hub.enabled || !!answeredEntry(hub.progress.get(id)),
+    // true once the answer may show (always, with exercises off)
+    revealed,
+    // true once answered or skipped, right or wrong
+    answered: () => !hub.enabled || !!answeredEntry(hub.progress.get(id)),
+    // Shown without an answer, as "Just show me" does (e.g. the learner moved the slider the question
+    // asks about): after a first try, the first try still counts.
+    giveUp() { if (hub.enabled && !revealed()) answer(null, true); },
     // A view that would show the answer waits for it (the stepper before ω₂₂): the question comes
     // into sight with the focus, and says why.
     hold(why) {
       if (!el) return;
       error.textContent = why; error.hidden = false;
       scrollIntoViewSettled(el, 'center');
-      (input || options.querySelector('button'))?.focus({ preventScroll: true });
+      (input || options.querySelector('button:not([disabled])'))?.focus({ preventScroll: true });
     },
     // the question's words, when they quote numbers of the inputs (only a change is written)
     setQuestion(text) { if (questionBox.textContent !== text) questionBox.textContent = text; },
   };
+
+  function gateAt(key, children) {
+    let box = gates.get(key);
+    if (!box) { box = h('div', { class: 'gated', 'data-gated-by': id }); gates.set(key, box); }
+    morph(box, h('div', null, ...children));
+    renderMath(box);
+    render();
+    return place(box);
+  }
 }

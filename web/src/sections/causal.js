@@ -6,7 +6,7 @@ import { sharedLegend } from '../views/legend.js';
 import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
-import { causalPrompts } from '../learn/prompts.js';
+import { causalPrompts, DROPOUT_QUESTION_P } from '../learn/prompts.js';
 
 export default {
   id: 'causal',
@@ -23,7 +23,7 @@ function build(ctx) {
   const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: 'query', colName: 'key', scale: 'rows', legend: false, ...extra });
   const before = map('attn_weights before masking', 'α before masking', 'causal-before');
   const causalMap = map('causal attn_weights', 'causal α: the future masked, rows renormalised', 'causal-heatmap');
-  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)): 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
+  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)), the book’s p = 0.5: 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
   const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells struck through, survivors ×2', 'dropout-heatmap');
   // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
   const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: 'query', colName: 'key', decimals: 2 });
@@ -37,11 +37,20 @@ function build(ctx) {
   const ask = causalPrompts(ctx);   // predict, then reveal: the mask's zeros, a renormalised row's sum, dropout's scale
   const drawn = (res, words, masked) => ({ values: res.values, texts: res.values.map(shortestText), shape: res.shape, rowLabels: words, colLabels: words,
     mask: masked ? res.values.map((_, idx) => masked(Math.floor(idx / res.shape[1]), idx % res.shape[1], res.values[idx])) : undefined });
+  // Dropout at the question's p of torch.ones(6, 6) after torch.manual_seed(seed), by the engine (its
+  // eval op draws PyTorch's mask): the question's answer, shown beside the book's p = 0.5 once answered.
+  const dropoutOnes = (seed, p) => {
+    const ones = Array.from({ length: 6 }, () => Array(6).fill(1));
+    const answer = JSON.parse(ctx.engine.evalRequest(JSON.stringify({ op: 'dropout', seed, p, x: ones })));
+    return { ...answer, line: answer.print };
+  };
   function update() {
     const st = ctx.state;
     const D = ctx.changedData('causal');
     if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
+    const seed = seedFor(st, 123), p = DROPOUT_QUESTION_P;
+    const droppedAtP = dropoutOnes(seed, p);
     const cell = (python, id) => resultCell(python, r(id), id);
     const route1 = r('3.5.1/masked_simple_norm'), route2 = r('3.5.1/attn_weights_causal');
     const same = route1.print === route2.print;   // without grad_fn: the two routes' ops differ
@@ -52,30 +61,37 @@ function build(ctx) {
     ones.update(drawn(r('3.5.2/dropout_ones'), words, (i, j, v) => v === 0 && 'dropped'));
     // dropout(α) of the causal α: the future is masked, a zero in the past was dropped
     dropped.update(drawn(r('3.5.2/dropout_attn_weights'), words, (i, j, v) => (future(i, j) ? true : v === 0 && 'dropped')));
-    ask.update(r);
+    ask.update(r, droppedAtP);
+    // Each question holds back what answers it (and what comes after it in the story): the mask's
+    // zeros, then the renormalised rows and route 2, then dropout's factor (docs/questions.md).
     show(body,
-      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
+      para(`A language model predicts the next token, so token i must not attend to the tokens after it. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
       cell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', '3.5.1/attn_weights'),
       ask.mask.placed(),
-      h('h3', { text: 'Route 1: zero the future, then renormalise' }),
-      ask.mask.gate(cell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', '3.5.1/mask_simple')),
-      cell('masked_simple = attn_weights*mask_simple\nprint(masked_simple)', '3.5.1/masked_simple'),
-      ask.rowSum.placed(),
-      ask.rowSum.gate(cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm')),
-      h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
-      cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
-      place(maskedScores.el),
-      cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
-      h('div', { class: 'matrices' }, place(before.el), place(causalMap.el)), place(maskLegend.el),
-      h('p', { class: same ? 'match' : 'note error', 'data-testid': 'routes-verdict',
-        text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
-          : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }),
+      ask.mask.gate(
+        h('h3', { text: 'Route 1: zero the future, then renormalise' }),
+        cell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', '3.5.1/mask_simple'),
+        cell('masked_simple = attn_weights*mask_simple\nprint(masked_simple)', '3.5.1/masked_simple'),
+        ask.rowSum.placed(),
+        ask.rowSum.gate(
+          cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm'),
+          h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
+          cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
+          place(maskedScores.el),
+          cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
+          h('div', { class: 'matrices' }, place(before.el), place(causalMap.el)), place(maskLegend.el),
+          h('p', { class: same ? 'match' : 'note error', 'data-testid': 'routes-verdict',
+            text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
+              : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }))),
       h('h3', { text: 'Dropout, with the book’s masks' }),
       ask.dropout.placed(),
-      ask.dropout.gate(para(`Dropout with p = 0.5 zeroes about half the entries and scales the survivors by 1/(1−p) = 2. After torch.manual_seed(${seedFor(st, 123)}) the engine draws exactly PyTorch’s mask:`),
-        cell(`torch.manual_seed(${seedFor(st, 123)})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones')),
-      cell(`torch.manual_seed(${seedFor(st, 123)})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
-      h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)), place(dropLegend.el),
+      ask.dropout.gate(
+        para(`Dropout zeroes each entry with probability p and divides the survivors by 1 − p, so that every entry keeps its expected value: ×${droppedAtP.values.find((v) => v !== 0) ?? 1 / (1 - p)} at p = ${p}, ×${r('3.5.2/dropout_ones').values.find((v) => v !== 0) ?? 2} at the book’s p = 0.5. After torch.manual_seed(${seed}) the engine draws exactly PyTorch’s masks, the question’s p = ${p} and the book’s p = 0.5:`),
+        h('div', { class: 'cells-side', 'data-testid': 'dropout-prints' },
+          resultCell(`torch.manual_seed(${seed})\ndropout = torch.nn.Dropout(${p})\nexample = torch.ones(6, 6)\nprint(dropout(example))`, droppedAtP, `dropout_p${p}`),
+          cell(`torch.manual_seed(${seed})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones')),
+        cell(`torch.manual_seed(${seed})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
+        h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)), place(dropLegend.el)),
       h('h3', { text: 'CausalAttention, on your inputs' }),
       listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
       codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),

@@ -44,9 +44,11 @@ const drawn = (r, rowLabels, colLabels) => ({ values: r.values, texts: r.values.
 const FOCUS_MAX_CELLS = 48;
 const part = (role, label, values, shape, extra = {}) => ({ role, label, values, shape, texts: values.map(String), ...extra, compact: values.length > FOCUS_MAX_CELLS });
 
-// The id of the step that computes ω₂₂ (a 'stepgate' listener can hold the stepper before it, to ask
-// the learner for a prediction first: views/stepper.js).
+// The ids of the steps that show a question's answer (a 'stepgate' listener holds the stepper before
+// each until its question is answered: views/stepper.js): ω₂₂, row 2's weights α₂, z⁽²⁾'s first term.
 export const OMEGA22_STEP = 'omega-22';
+export const ALPHA2_STEP = 'alpha-2';
+export const Z2_STEP = 'z2-sum';
 
 // The steps of §3.4.1 for token 2, then the same for every token (§3.4.2's matrix form), each caption
 // written from the engine's numbers at 4 decimals. A sum whose operands are rounded is written with
@@ -94,14 +96,14 @@ export function projectionSteps(R, words, partial) {
     highlights: { exps: { rows: [0] }, sum: { cells: [[0, 0]] } },
     reveals: { sum: { cells: [[0, 0]] } },
     focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), 'Σ =', part('result', 'their sum', [sum2], [1, 1])]) });
-  steps.push({ caption: `Each exp divided by the sum: α₂ = ${vec(a2)}, and ${a2.map(f4).join(' + ')} ≈ 1.`,
+  steps.push({ id: ALPHA2_STEP, caption: `Each exp divided by the sum: α₂ = ${vec(a2)}, and ${a2.map(f4).join(' + ')} ≈ 1.`,
     highlights: { exps: { rows: [0] }, sum: { cells: [[0, 0]] }, weights: { rows: [1] } },
     reveals: { weights: { rows: [1] } },
     focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), '÷', part('operand', 'sum', [sum2], [1, 1]), '=', part('result', 'α₂', a2, [1, n])]) });
   for (let j = 0; j < n; j++) {
     const vj = rowOf(R.values, j), last = j === n - 1;
     const soFar = partial.values.slice(j * dOut, (j + 1) * dOut), before = j ? partial.values.slice((j - 1) * dOut, j * dOut) : null;
-    steps.push({ caption: `z⁽²⁾ ${j ? '+' : ''}= α₂${sub(j + 1)} · v⁽${sup(j + 1)}⁾ = ${f4(a2[j])} · ${vec(vj)}${last ? ` → z⁽²⁾ = ${vec(z2)}` : `; so far ≈ ${vec(soFar)}`}`,
+    steps.push({ id: j === 0 ? Z2_STEP : undefined, caption: `z⁽²⁾ ${j ? '+' : ''}= α₂${sub(j + 1)} · v⁽${sup(j + 1)}⁾ = ${f4(a2[j])} · ${vec(vj)}${last ? ` → z⁽²⁾ = ${vec(z2)}` : `; so far ≈ ${vec(soFar)}`}`,
       highlights: { weights: { cells: [[1, j]] }, v: { rows: [j] }, partial: { rows: [j] }, z: last ? { rows: [1] } : null },
       reveals: { partial: { rows: [j] }, ...(last ? { z: { rows: [1] } } : {}) },
       focus: () => stepFocus([part('operand', `α₂${sub(j + 1)}`, [a2[j]], [1, 1]), '·', part('operand', `v⁽${sup(j + 1)}⁾`, vj, [1, dOut]),
@@ -162,12 +164,22 @@ function build(ctx) {
   const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
   const plane = qkPlane();   // q(2) and the keys in the plane, beside the scores
   const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
-  // Predict, then see: the stepper holds before the step that computes ω₂₂ until its question above
-  // is answered or skipped.
+  // Predict, then see: the stepper holds before a step that shows a question's answer until the
+  // question is answered (right, or twice) or skipped.
+  // [step id, its question, why it waits], in the steps' order
+  const held = [
+    [OMEGA22_STEP, ask.omega22, 'The next step computes ω₂₂: type your prediction first, or press “Just show me”.'],
+    [ALPHA2_STEP, ask.topWeight, 'The next step shows row 2’s weights: say which token gets the most first (below), or press “Just show me”.'],
+    [Z2_STEP, ask.z2Lands, 'The next steps build z⁽²⁾: say where it lands first (below), or press “Just show me”.'],
+  ];
   walk.el.addEventListener('stepgate', (e) => {
-    if (e.detail.id !== OMEGA22_STEP || ask.omega22.revealed()) return;
+    const upTo = held.findIndex(([id]) => id === e.detail.id);
+    if (upTo < 0) return;
+    // the first question not yet answered up to this step (a later one is not on screen before it)
+    const waiting = held.slice(0, upTo + 1).find(([, prompt]) => !prompt.revealed());
+    if (!waiting) return;
     e.preventDefault();
-    ask.omega22.hold('The next step computes ω₂₂: type your prediction first, or press “Just show me”.');
+    waiting[1].hold(waiting[2]);
   });
   walk.stage.append(
     h('div', { class: 'stage-row' }, views.x.el, views.Wq.el, views.Wk.el, views.Wv.el),
@@ -289,22 +301,26 @@ function build(ctx) {
       h('h3', { text: 'From scores to scaled weights' }),
       tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
       para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
-      ask.omega22.gate(   // ω₂₂'s value waits for the learner's prediction
+      // ω₂₂'s value, and all that follows from it, waits for the learner's prediction; inside it, row 2's
+      // weights wait for the top-weight question, and z⁽²⁾ for the last one
+      ask.omega22.gate(
         h('div', { 'data-testid': 'omega22' }, tex(`\\begin{aligned}\\omega_{22} &= q^{(2)}\\cdot k^{(2)} \\\\ ${sumLines(dot)} \\\\ &\\approx ${fixed4(omega22.values[0])}\\end{aligned}`, true)),
-        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' })),
-      codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
-      place(plane.el),
-      para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
-      codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
-      ask.topWeight.placed(),
-      para('and softmax turns the scaled scores into weights that sum to 1:'),
-      codeCell('attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)\nprint(attn_weights_2)', weights2.line, { cell: '3.4.1/attn_weights_2' }),
-      h('h3', { text: 'The context vector, now built from values' }),
-      tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
-      ask.z2Lands.placed(),
-      h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
-      para(`Note z(2) has ${plural(z2.shape[0], 'entry', 'entries')} now (d_out = ${st.d_out}), ${z2.shape[0] === d_in ? `as many as the inputs (d_in = ${d_in})` : `not ${d_in} like the inputs`}.`),
-      codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' }),
+        codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
+        codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
+        place(plane.el),
+        para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
+        codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
+        ask.topWeight.placed(),
+        ask.topWeight.gate(
+          para('and softmax turns the scaled scores into weights that sum to 1:'),
+          codeCell('attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)\nprint(attn_weights_2)', weights2.line, { cell: '3.4.1/attn_weights_2' }),
+          h('h3', { text: 'The context vector, now built from values' }),
+          tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
+          ask.z2Lands.placed(),
+          ask.z2Lands.gate(
+            h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
+            para(`Note z(2) has ${plural(z2.shape[0], 'entry', 'entries')} now (d_out = ${st.d_out}), ${z2.shape[0] === d_in ? `as many as the inputs (d_in = ${d_in})` : `not ${d_in} like the inputs`}.`),
+            codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' })))),
     );
   }
   return { el, update };

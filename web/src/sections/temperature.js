@@ -54,7 +54,8 @@ function build(ctx) {
   const pct = (pos) => `${((pos + 2 * T_STEPS_PER_DECADE) / (4 * T_STEPS_PER_DECADE)) * 100}%`;
 
   // the learner's T is part of the element's state (el.state, attention-lab-change); null: √d_k
-  slider.addEventListener('input', () => { userT = tOf(Number(slider.value)); apply(true); ctx.state.temperature = userT; ctx.changed?.(); });
+  // Moving the slider shows what the two questions above ask: unanswered, they count as shown.
+  slider.addEventListener('input', () => { ask.cold.giveUp(); ask.hot.giveUp(); userT = tOf(Number(slider.value)); apply(true); ctx.state.temperature = userT; ctx.changed?.(); });
 
   // The map while the slider moves: its cells are written once the slider rests for a frame, not at
   // every step, whose frame their 36 new texts would cost a quarter of on a phone. On screen, each step
@@ -86,7 +87,10 @@ function build(ctx) {
 
   body.append(
     ...[ask.cold.el, ask.hot.el].filter(Boolean),   // asked before the text below tells
-    para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax. Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'),
+    para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax; ', ['$', '\\sqrt{d_k}'], ' and T = 1 are marked on it.'),
+    // what the two questions ask, said once both are answered (or the slider moved)
+    ask.cold.guard(h('div', { class: 'gated' }, ask.hot.guard(h('div', { class: 'gated' },
+      para('Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'))))),
     h('p', { class: 'weights-line' }, tex('\\omega_2 = q^{(2)} \\cdot \\text{keys}^\\top = '), scoresText,
       h('span', { class: 'hint', text: ' (token 2’s scores against every key, §3.4.1, with the book’s inputs and weights unless you changed them)' })),
     h('div', { class: 'slider' },
