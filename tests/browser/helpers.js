@@ -18,7 +18,7 @@ const cellLine = (id) => { const c = CELLS.get(id); return c.label ? `${c.label}
 const MUST_SHOW = [
   '3.3.2/attn_weights', '3.3.2/all_context_vecs', 'toy/all_context_vecs',
   '3.4.1/query_2', '3.4.1/keys.shape', '3.4.1/attn_score_22', '3.4.1/attn_scores_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2',
-  '3.4.2/sa_v1', '3.4.2/sa_v2', 'ex3.1/sa_v1_with_v2_weights',
+  '3.4.2/sa_v1', '3.4.2/sa_v2',
   '3.5.1/attn_weights', '3.5.1/mask_simple', '3.5.1/masked_simple', '3.5.1/masked_simple_norm', '3.5.1/masked', '3.5.1/attn_weights_causal',
   '3.5.2/dropout_ones', '3.5.2/dropout_attn_weights', '3.5.3/batch.shape', '3.5.3/context_vecs',
   '3.6.1/context_vecs', 'ex3.2/context_vecs', '3.6.2/a_at_aT', '3.6.2/context_vecs', 'ex3.3/num_params',

@@ -6,6 +6,7 @@ import { h, uid, morph, place, setText } from '../dom.js';
 import { renderMath } from '../math.js';
 import { setAttr } from '../views/nodes.js';
 import { scrollIntoViewSettled } from '../scheduler.js';
+import { parseAnswer } from './number.js';
 
 // Attribute changes only where they differ: an update that changes nothing touches no node.
 const toggleAttr = (el, name, on) => { if (el.hasAttribute(name) !== on) el.toggleAttribute(name, on); };
@@ -41,7 +42,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
 
   function check() {
     const text = input.value.trim();
-    const value = Number(text.replace(/^\+/, '').replace(/\s+/g, ''));
+    const value = parseAnswer(text);   // thousands separators too: 2,360,064
     if (text === '' || !Number.isFinite(value)) {
       error.textContent = text === '' ? 'Type a number first, or press “Just show me”.' : `“${text.slice(0, 30)}” is not a number; write it with a decimal point, e.g. 0.5.`;
       error.hidden = false; input.setAttribute('aria-invalid', 'true'); input.focus();

@@ -113,7 +113,7 @@ export function projectionSteps(R, words, partial) {
     highlights: { x: { rows: all }, Wq: { rows: range(dIn) }, q: { rows: all } },
     reveals: { q: { rows: all } },
     focus: () => stepFocus([part('operand', 'x', R.inputs.values, R.inputs.shape), '·', part('operand', 'W_q', R.W_query.values, R.W_query.shape), '=', part('result', 'Q', R.queries.values, R.queries.shape)]) });
-  steps.push({ caption: `Every query against every key: ω = Q · Kᵀ, ${n}×${n}; row 2 is the six scores above.`,
+  steps.push({ caption: `Every query against every key: ω = Q · Kᵀ, ${n}×${n}; row 2 is ω₂, the ${n} scores of steps ${dOut + 3}–${dOut + 2 + n}.`,
     highlights: { q: { rows: all }, k: { rows: all }, scores: { rows: all } },
     reveals: { scores: { rows: all } },
     focus: () => stepFocus([part('operand', 'Q', R.queries.values, R.queries.shape), '·', part('operand', 'Kᵀ', transpose(R.keys), [dOut, n]), '=', part('result', 'ω', R.attn_scores.values, R.attn_scores.shape)]) });
