@@ -11,7 +11,7 @@ const { describe } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
 const path = require('node:path');
-const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval, unparsablePython, rowsOf, nativeContext, holdLiveMapInPage, releaseFramesInPage, layOutEverySectionInPage } = require('./helpers');
+const { SCREENSHOTS, CELLS, MUST_SHOW, cellLine, nativeEval, unparsablePython, rowsOf, nativeContext, holdLiveMapInPage, releaseFramesInPage, layOutEverySectionInPage, walkStepperInPage } = require('./helpers');
 const { chosenEngines, engineChecks } = require('./engines/suite');
 
 
@@ -376,6 +376,38 @@ for (const name of chosenEngines()) {
         assert.ok(scrollWidth <= 390, `the page is ${scrollWidth} px wide at 390`);
         fs.mkdirSync(path.join(SCREENSHOTS, 'engines'), { recursive: true });
         await driver.screenshot(path.join(SCREENSHOTS, 'engines', `${name}-390.png`));
+      } finally {
+        await driver.viewport(1280, 900);
+      }
+    });
+
+    // Issue 42: on a phone the step's drawing is on screen and its result never under the sticky bar, at
+    // every step, for the book and for 16 tokens (WebKit: in a 390 × 844 iframe).
+    check('at 390×844 every step of the stepper shows its operands and result on screen, never under the sticky bar (the book, 16 tokens)', async (t) => {
+      const sixteen = { words: Array.from({ length: 16 }, (_, i) => `w${i + 1}`),
+        inputs: Array.from({ length: 16 }, (_, i) => [0.1 + (i % 5) * 0.2, 0.9 - (i % 7) * 0.1, ((i * 3) % 10) / 10]) };
+      try {
+        for (const example of [null, sixteen]) {
+          await openPage();
+          const size = await driver.viewport(390, 844);
+          const inFrame = size.width !== 390;
+          if (inFrame) {
+            t.diagnostic(`${name}'s window is at least ${size.width} px wide: the stepper is walked in a 390 px iframe`);
+            await driver.viewport(1280, 900);
+            await driver.open(`${server.iframeHostUrl}?src=index.html%3Fsection%3Dstep-by-step&width=390&height=844`);
+            await driver.waitFor(() => {
+              const doc = document.getElementById('f').contentDocument, lab = doc && doc.querySelector('attention-lab');
+              return Boolean(lab && lab.shadowRoot && lab.shadowRoot.querySelector('[data-testid=engine-footer]'));
+            }, [], { what: 'the page in its 390 px frame' });
+            await driver.evaluate(() => document.getElementById('f').contentDocument.querySelector('attention-lab').updateComplete.then(() => true));
+          } else {
+            await driver.settle();
+          }
+          const { steps, problems } = await driver.evaluate(walkStepperInPage, { inFrame, example });
+          assert.ok(steps >= (example ? 40 : 24), `${steps} steps`);
+          assert.deepEqual(problems, [], example ? '16 tokens' : 'the book');
+          if (example) await driver.screenshot(path.join(SCREENSHOTS, 'engines', `${name}-stepper-16-390.png`));
+        }
       } finally {
         await driver.viewport(1280, 900);
       }

@@ -141,7 +141,7 @@ test('scalar fallback: ?engine=scalar names the scalar engine and prints the sam
 test('a bad section or engine value shows a clear message, not a crash', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=nonsense`);
-  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, step-by-step, temperature, why-sqrt-dk, classes, batched, causal, multi-head, bug-hunt, train\./);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head, bug-hunt, train\./);
   await page.goto(`${server.url}?engine=gpu`);
   assert.match(await page.locator('[data-testid=lab-error]').textContent(), /engine="gpu" is not an engine/);
   assert.deepEqual(problems, []);

@@ -110,6 +110,7 @@ export function exercise31(ctx) {
     feedback.hidden = false;
     feedback.setAttribute('data-correct', String(v.correct));
     feedback.setAttribute('data-attempts', String(saved.attempts || 1));
+    feedback.setAttribute('data-expected', SOLUTION.join(', '));   // for a host's grading, as the prompts' (never drawn)
     feedback.className = `feedback ${v.correct ? 'right' : 'wrong'}`;
     feedback.textContent = v.correct ? v.text : open ? `${v.text} The solution is below.` : `${v.text} ${v.hint} Change your choice and run it again.`;
   }
