@@ -29,6 +29,7 @@ async function open(query = '?section=classes', viewport = { width: 1280, height
   await page.setViewportSize(viewport);
   await page.goto(`${server.url}${query}`);
   await waitForLab(page);
+  await page.locator('[data-testid=progress-reset]').click();   // this browser's answers from an earlier test
   return { page, problems };
 }
 async function authorPage(attrs, section) {
@@ -134,8 +135,12 @@ test('the batched toy: its worked rows wait for the shape answer, and 3 × 3 and
     while (w.nextNode()) if (w.currentNode.parentElement.closest('[hidden]') === null && w.currentNode.parentElement.checkVisibility()) t += w.currentNode.data;
     return t;
   });
+  // the toy on screen: a part off screen is not laid out (content-visibility), so not "visible" either way
+  await page.locator('[data-exercise=predict-toy-shape]').scrollIntoViewIfNeeded();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const before = await visibleText();
-  assert.ok(!before.includes('giving [3, 4]') && !before.includes('[3.5, 4.5]'), 'the toy’s answers are held back');
+  assert.ok(!before.includes('giving [3, 4]') && !before.includes('3.5'), 'the toy’s answers are held back');
+  assert.equal(await page.locator('[data-gated-by=predict-toy-shape]').isVisible(), false);
   assert.ok(before.includes('row two of attn_weights is [0, 1, 0] and row three is [0.25, 0.25, 0.5]'), 'the rows to work out are given');
   const q = page.locator('[data-exercise=predict-toy-shape]');
   await q.locator('[data-choice="3×3"]').click();
@@ -144,7 +149,10 @@ test('the batched toy: its worked rows wait for the shape answer, and 3 × 3 and
   const square = await f.textContent();
   assert.match(square, /3 × 3 is attn_weights’ own shape/);
   assert.ok((await visibleText()).includes('giving [3, 4]'), 'answered: the worked rows show');
-  assert.ok((await visibleText()).includes('[3.5, 4.5]'));
+  // row three's blend, [3.5, 4.5], is KaTeX (its digits in spans of their own): the formula is shown now
+  const blend = page.locator('[data-gated-by=predict-toy-shape] .math.display');
+  assert.equal(await blend.isVisible(), true);
+  assert.match(await blend.textContent(), /3\.5.*4\.5/);
   await page.locator('[data-testid=progress-reset]').click();
   await q.locator('[data-choice="2×3"]').click();
   await f.waitFor({ state: 'visible' });

@@ -55,7 +55,7 @@ export function exercise31(ctx) {
   function verdict(choice) {
     const D = notebook(choice);
     const mine = D.get('ex3.1/chosen'), v2 = D.get('3.4.2/sa_v2');
-    const x = D.get('inputs').shape, d_out = ctx.state.d_out;
+    const x = [ctx.state.tokens, ctx.state.d_in], d_out = ctx.state.d_out;
     if (mine.error) {
       const pt = pytorchError(x, choice, d_out);
       return { correct: false, mine, error: pt ? pt.text : mine.error,
@@ -77,7 +77,9 @@ export function exercise31(ctx) {
     const v = verdict(choice);
     const before = hub.progress.get(id);
     const attempts = (before && !before.skipped ? before.attempts || 1 : 0) + 1;
-    hub.record(id, { answer: choice, correct: attempts === 1 ? v.correct : before.correct, last: v.correct, attempts, skipped: false });
+    // a run after "Just show me" is not a first try that could count as right: the solution was on screen
+    const first = attempts === 1 ? v.correct && !before?.shown : before.correct;
+    hub.record(id, { answer: choice, correct: first, last: v.correct, attempts, skipped: false, shown: !!before?.shown });
     hub.dispatch({ exercise: id, kind: 'choice', answer: SLOTS.map((s) => choice[s]).join(', '), expected: SOLUTION.join(', '), correct: v.correct, tolerance: null, attempt: attempts });
     render();
   }
