@@ -35,12 +35,14 @@ export function exercise31(ctx) {
     return sel;
   });
   const setup = h('code', { class: 'language-python' });
+  // with the book's seeds this sa_v2 is not Listing 3.2's (seed 789): said before the learner wonders
+  const notListing32 = h('span');
   const out = h('pre', { class: 'out', 'data-testid': 'exercise-output', hidden: true });
   const feedback = h('p', { class: 'feedback', role: 'status', 'data-testid': 'exercise-feedback', hidden: true });
   const run = h('button', { type: 'button', 'data-testid': 'exercise-check', text: 'Run sa_v1(inputs)', onclick: () => check() });
   const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'exercise-skip', text: 'Just show me', onclick: () => showMe() });
   const el = hub.enabled ? h('div', { class: 'exercise', 'data-testid': 'exercise-3.1', 'data-exercise': id, 'data-answer-kind': 'choice' },
-    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: 'Exercise 3.1: ' }), 'as in the author’s solution notebook, both classes are built after the same seed:'),
+    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: 'Exercise 3.1: ' }), 'as in the author’s solution notebook, both classes are built after the same seed', notListing32, ':'),
     h('pre', { class: 'code' }, setup),
     h('p', { class: 'question', text: 'Give sa_v1 the weights of sa_v2 so that both print the same tensor. Choose what each parameter gets:' }),
     h('div', { class: 'ex31-grid' }, selects.map((sel) => h('p', null, h('label', { for: sel.id }, h('code', { text: `sa_v1.${sel.dataset.slot} = torch.nn.Parameter(` })), sel, h('code', { text: ')' })))),
@@ -96,6 +98,8 @@ export function exercise31(ctx) {
     const open = !hub.enabled || (!!saved && (saved.shown || saved.skipped || (v && v.correct) || saved.attempts >= 2));
     gateBox.hidden = !open;
     if (!el) return;
+    const clause = ctx.state.seed === null ? ' (so this sa_v2 is not Listing 3.2’s above, built after torch.manual_seed(789); the solution says what that changes)' : '';
+    if (notListing32.textContent !== clause) notListing32.textContent = clause;
     setup.textContent = `torch.manual_seed(${seed()})\nsa_v1 = SelfAttention_v1(d_in, d_out)\ntorch.manual_seed(${seed()})\nsa_v2 = SelfAttention_v2(d_in, d_out)`;
     skip.hidden = open;
     if (!v) {
