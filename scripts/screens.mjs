@@ -70,6 +70,17 @@ try {
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(OUT, `${tag}-stepper.png`) });
     for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);
+    // the batched toy before its shape is answered: the rows to work out given, their results held back
+    const toy = page.locator('[data-exercise=predict-toy-shape]');
+    await toy.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `${tag}-batched-toy.png`) });
+    // exercise 3.1 after a wrong first run: PyTorch's error and a hint, the solution still held back
+    const ex31 = page.locator('[data-testid="exercise-3.1"]');
+    await ex31.locator('[data-testid=exercise-check]').click();
+    await ex31.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(OUT, `${tag}-exercise-3.1.png`) });
     // q(2) and the keys in the plane; the batched product with an output row linked
     await shootView(page, 'qk-plane', `${tag}-qk-plane.png`);
     await shootView(page, 'batched-product', `${tag}-batched-product.png`);
@@ -92,6 +103,26 @@ try {
     await weights.scrollIntoViewIfNeeded();
     await weights.screenshot({ path: path.join(OUT, `${tag}-train-weights.png`) });
     await page.close();
+    // the stepper with 16 tokens at its matrix steps (22 and 23): on a phone only its bar sticks
+    const sixteen = await newPage(browser.context);
+    await sixteen.page.setViewportSize({ width, height });
+    await sixteen.page.goto(`${server.url}?section=step-by-step`);
+    await waitForLab(sixteen.page);
+    await sixteen.page.evaluate(async () => {
+      const lab = document.querySelector('attention-lab');
+      lab.words = Array.from({ length: 16 }, (_, i) => `w${i + 1}`);
+      lab.inputs = Array.from({ length: 16 }, (_, i) => [0.1 + (i % 5) * 0.2, 0.9 - (i % 7) * 0.1, ((i * 3) % 10) / 10]);
+      await lab.updateComplete;
+    });
+    await sixteen.page.locator('[data-exercise=predict-omega22] [data-testid=predict-skip]').click();
+    const step = sixteen.page.locator('[data-testid=projection-stepper] [data-testid=step-next]');
+    for (let i = 1; i < 22; i++) await step.click();
+    await sixteen.page.waitForTimeout(300);
+    await sixteen.page.screenshot({ path: path.join(OUT, `${tag}-stepper-16-step22.png`) });
+    await step.click();
+    await sixteen.page.waitForTimeout(300);
+    await sixteen.page.screenshot({ path: path.join(OUT, `${tag}-stepper-16-step23.png`) });
+    await sixteen.page.close();
   }
 } finally {
   await browser.close();

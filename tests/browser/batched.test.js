@@ -294,22 +294,40 @@ test('a NaN cell is drawn as nan, an infinite one as inf, neither coloured like 
   } finally { await page.close(); }
 });
 
-test('one story in one order: "above" and "further down" hold on the full page and in each single-section embed', async () => {
+// Issue 42: the chapter's story (§3.3.2's batched product, the second source document, before §3.4)
+// and every sentence that points elsewhere on the page true in that order, or directionless alone.
+const PAGE_ORDER_FILE = path.join(__dirname, '../../web/src/sections/order.js');
+test('one story in one order: §3.3.2 before §3.4, and every "above" and "further down" true on the full page and in each single-section embed', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
   const text = (section) => page.locator(`[data-section=${section}]`).textContent();
   const order = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')].map((s) => s.dataset.section));
-  assert.deepEqual(order, ['step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'batched', 'causal', 'multi-head', 'bug-hunt', 'train']);
-  assert.match(await text('step-by-step'), /The simplified mechanism of §3\.3 \(rung 1, further down\) had nothing to learn/);
-  assert.match(await text('classes'), /All of §3\.4\.1 \(above\), bundled into a PyTorch module/);
-  assert.match(await text('classes'), /computed by hand in §3\.4\.1 \(above\)/);
-  assert.match(await text('batched'), /scaled dot-product attention, §3\.4 \(above\)\)/);
-  assert.doesNotMatch(await text('batched'), /Next: trainable weights/);
+  assert.deepEqual(order, ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'train']);
+  assert.match(fs.readFileSync(PAGE_ORDER_FILE, 'utf8'), /PAGE_ORDER = \['batched', 'step-by-step'/);
+  // each pointer names a section, and its direction is where that section is
+  const pointers = [
+    ['step-by-step', /The simplified mechanism of §3\.3 \(rung 1, (above|further down)\) had nothing to learn/, 'batched'],
+    ['classes', /All of §3\.4\.1 \((above|further down)\), bundled into a PyTorch module/, 'step-by-step'],
+    ['classes', /computed by hand in §3\.4\.1 \((above|further down)\)/, 'step-by-step'],
+    ['batched', /scaled dot-product attention, §3\.4 \((above|further down)\)\)/, 'step-by-step'],
+  ];
+  for (const [from, re, to] of pointers) {
+    const m = (await text(from)).match(re);
+    assert.ok(m, `${from} says ${re}`);
+    assert.equal(m[1], order.indexOf(to) < order.indexOf(from) ? 'above' : 'further down', `${from} → ${to}`);
+  }
+  // no sentence of the first section points back to an "earlier" on the page: nothing is before it
+  assert.doesNotMatch(await text('batched'), /Earlier in the chapter|earlier on this page|\(above\)/);
+  assert.match(await text('batched'), /§3\.3\.1 of the book builds a context vector for one input token at a time/);
+  // the ladder lists the rungs in the chapter's order, and the page now follows it
+  const rungs = await page.locator('.ladder a').evaluateAll((as) => as.map((a) => a.getAttribute('href').replace('#al-', '')));
+  assert.deepEqual(rungs, ['batched', 'step-by-step', 'causal', 'multi-head']);
+  assert.deepEqual(rungs, order.filter((id) => rungs.includes(id)));
   // each section alone: the other section is not on it, so no direction is given
   for (const [section, said, gone] of [
-    ['step-by-step', /The simplified mechanism of §3\.3 \(rung 1\) had nothing to learn/, /rung 1, further down/],
-    ['classes', /All of §3\.4\.1, bundled into a PyTorch module.*computed by hand in §3\.4\.1\./s, /§3\.4\.1 \(above\)/],
+    ['step-by-step', /The simplified mechanism of §3\.3 \(rung 1\) had nothing to learn/, /rung 1, (above|further down)/],
+    ['classes', /All of §3\.4\.1, bundled into a PyTorch module.*computed by hand in §3\.4\.1\./s, /§3\.4\.1 \((above|further down)\)/],
     ['batched', /scaled dot-product attention, §3\.4\) keeps this same single matrix product/, /§3\.4 \((above|further down)\)/],
   ]) {
     await page.goto(`${server.url}?section=${section}`);

@@ -31,7 +31,14 @@ test('the d_k control redraws the experiment with PyTorch\'s numbers; the conclu
   await control.fill('256');
   await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=dk-print]').textContent.includes('tensor(16.'));
   assert.equal(await print.textContent(), expectPrint(caseAt(256)));
-  assert.match(await page.locator('[data-testid=dk-readout]').textContent(), new RegExp(`std is ${caseAt(256).spread.toFixed(2)}`));
+  // one number per thing: d_k, then the count of scores said as 8 × 8 (at d_k = 64, "the 64 scores" read as d_k)
+  const readoutText = await page.locator('[data-testid=dk-readout]').textContent();
+  assert.match(readoutText, new RegExp(`^d_k = 256: the standard deviation of all 8 × 8 scores q·k is ${caseAt(256).spread.toFixed(2)} \\(√d_k = 16\\.00\\)`));
+  await control.fill('64');
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=dk-readout]').textContent.startsWith('d_k = 64:'));
+  assert.equal((await page.locator('[data-testid=dk-readout]').textContent()).match(/(?<![\d.])64(?![\d.])/g).length, 1, 'd_k = 64 is the readout\'s only 64');
+  await control.fill('256');
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=dk-print]').textContent.includes('tensor(16.'));
   // the conclusion: the spread's growth and the saturation, from the sweep's own numbers
   const first = caseAt(2), last = caseAt(1024);
   const conclusion = await page.locator('[data-testid=dk-conclusion]').textContent();

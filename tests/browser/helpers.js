@@ -18,7 +18,7 @@ const cellLine = (id) => { const c = CELLS.get(id); return c.label ? `${c.label}
 const MUST_SHOW = [
   '3.3.2/attn_weights', '3.3.2/all_context_vecs', 'toy/all_context_vecs',
   '3.4.1/query_2', '3.4.1/keys.shape', '3.4.1/attn_score_22', '3.4.1/attn_scores_2', '3.4.1/attn_weights_2', '3.4.1/context_vec_2',
-  '3.4.2/sa_v1', '3.4.2/sa_v2', 'ex3.1/sa_v1_with_v2_weights',
+  '3.4.2/sa_v1', '3.4.2/sa_v2',
   '3.5.1/attn_weights', '3.5.1/mask_simple', '3.5.1/masked_simple', '3.5.1/masked_simple_norm', '3.5.1/masked', '3.5.1/attn_weights_causal',
   '3.5.2/dropout_ones', '3.5.2/dropout_attn_weights', '3.5.3/batch.shape', '3.5.3/context_vecs',
   '3.6.1/context_vecs', 'ex3.2/context_vecs', '3.6.2/a_at_aT', '3.6.2/context_vecs', 'ex3.3/num_params',
@@ -213,6 +213,86 @@ async function letStepperThrough(page) {
   }
 }
 
+// Runs in the page (or in the 390 px iframe #f, inFrame, for an engine whose window cannot be so narrow):
+// walks §3.4.1's stepper with Next from its first step to its last, after the learner's example is set
+// (example: {words, inputs}, or null for the book's). At every step the step's drawing (its operands and
+// result, under the caption) must lie inside the window, and the result must not be under any sticky or
+// fixed box of the stepper; every digit it draws must be 11 px or more. Resolves to {steps, problems}.
+async function walkStepperInPage({ inFrame = false, example = null } = {}) {
+  const win = inFrame ? document.getElementById('f').contentWindow : window;
+  const lab = win.document.querySelector('attention-lab');
+  const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? win.requestAnimationFrame(tick) : done()); tick(); });
+  if (example) { lab.words = example.words; lab.inputs = example.inputs; await lab.updateComplete; }
+  const root = lab.shadowRoot;
+  for (const id of ['predict-omega22', 'predict-top-weight', 'predict-z2-closest']) {   // STEPPER_QUESTIONS: let it through
+    root.querySelector(`[data-exercise=${id}]:not([data-revealed=true]) [data-testid=predict-skip]`)?.click();
+    await lab.updateComplete;
+  }
+  const s = root.querySelector('[data-testid=projection-stepper]');
+  s.scrollIntoView({ block: 'start' });
+  await frames(3);
+  await lab.updateComplete;
+  const next = s.querySelector('[data-testid=step-next]');
+  const stuck = [s, ...s.querySelectorAll('*')].filter((el) => ['sticky', 'fixed'].includes(win.getComputedStyle(el).position) && win.getComputedStyle(el).display !== 'contents');
+  const problems = [];
+  let steps = 0;
+  for (;;) {
+    await frames(3);
+    steps++;
+    const label = `step ${steps} (${s.querySelector('[data-testid=step-caption]').textContent.slice(0, 30)}…)`;
+    const parts = [...s.querySelectorAll('[data-testid=step-focus] [data-step-role]')];
+    if (!parts.some((p) => p.dataset.stepRole === 'result')) problems.push(`${label}: no result drawn`);
+    for (const p of parts) {
+      const r = p.getBoundingClientRect();
+      if (r.left < -0.5 || r.top < -0.5 || r.right > win.innerWidth + 0.5 || r.bottom > win.innerHeight + 0.5) {
+        problems.push(`${label}: ${p.dataset.stepRole} ${p.dataset.name} at ${Math.round(r.left)},${Math.round(r.top)}–${Math.round(r.right)},${Math.round(r.bottom)} is outside the ${win.innerWidth}×${win.innerHeight} window`);
+      }
+      if (p.dataset.stepRole !== 'result') continue;
+      for (const box of stuck) {
+        if (box.contains(p)) { problems.push(`${label}: the result is inside the sticky ${box.className}`); continue; }
+        const b = box.getBoundingClientRect();
+        if (b.width && b.height && r.left < b.right && b.left < r.right && r.top < b.bottom && b.top < r.bottom) {
+          problems.push(`${label}: the result (${Math.round(r.top)}–${Math.round(r.bottom)}) is under the sticky ${box.className} (${Math.round(b.top)}–${Math.round(b.bottom)})`);
+        }
+      }
+    }
+    for (const td of s.querySelectorAll('[data-testid=step-focus] td')) {
+      const size = parseFloat(win.getComputedStyle(td).fontSize);
+      if (td.getClientRects().length && /\d/.test(td.textContent) && size < 11) problems.push(`${label}: a digit of ${size} px`);
+    }
+    if (next.getAttribute('aria-disabled') === 'true') break;
+    next.click();
+  }
+  return { steps, problems };
+}
+
+// Runs in the page (as walkStepperInPage): every text with a digit that a drawing shows (the matrix
+// views, the stepper's step drawings, the plots, the plane of q and k, the temperature bars), each
+// section laid out on screen in turn, whose rendered size is under 11 px: an SVG text's font size times
+// the drawing's scale. Resolves to the list of them. The bug hunt's drawings are left out (issue 42b's).
+async function smallDigitsInPage(inFrame) {
+  const win = inFrame ? document.getElementById('f').contentWindow : window;
+  const root = win.document.querySelector('attention-lab').shadowRoot;
+  const frames = (n) => new Promise((done) => { const tick = () => (n-- > 0 ? win.requestAnimationFrame(tick) : done()); tick(); });
+  const out = [];
+  for (const section of root.querySelectorAll('[data-section]:not([data-section=bug-hunt])')) {
+    section.scrollIntoView({ block: 'start' });
+    await frames(6);
+    for (const mv of section.querySelectorAll('.mv, .plot, .qk-plane, .stepper-stage .stage-row')) { mv.scrollIntoView({ block: 'center' }); await frames(2); }
+    const walker = win.document.createTreeWalker(section, NodeFilter.SHOW_TEXT);
+    while (walker.nextNode()) {
+      const node = walker.currentNode, el = node.parentElement;
+      if (!/\d/.test(node.data) || !el.closest('.mv, .sf, .plot, .qk-plane, .bars') || el.closest('.vh, .katex, pre')) continue;
+      if (!el.getClientRects().length || (el.checkVisibility && !el.checkVisibility())) continue;
+      let px = parseFloat(win.getComputedStyle(el).fontSize);
+      const svg = el.closest('svg');
+      if (svg && el instanceof win.SVGElement) px *= svg.getScreenCTM().a;
+      if (px < 10.95) out.push(`${section.dataset.section}: "${node.data.slice(0, 20)}" in ${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''} at ${px.toFixed(1)} px`);
+    }
+  }
+  return out;
+}
+
 // Runs in the page (page.evaluate, or a cross-engine driver's evaluate): every drawn cell of the matrix
 // views matched by selector in the element's shadow root, with its state, its background colour and that
 // colour's relative luminance (WCAG), for the colour checks.
@@ -276,4 +356,4 @@ async function releaseFramesInPage() {
 }
 
 module.exports = {
-  STEPPER_QUESTIONS, launchEngine, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+  STEPPER_QUESTIONS, launchEngine, walkStepperInPage, smallDigitsInPage, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

@@ -26,7 +26,7 @@ test('section names that are Object.prototype keys get the usual sentence, no un
     await page.goto(`${server.url}?section=${name}`);
     const message = page.locator('[data-testid=lab-error]');
     await message.waitFor();
-    assert.match(await message.textContent(), new RegExp(`section="${name}" is not a section\\. Use one of: all, step-by-step, temperature, why-sqrt-dk, classes, batched`));
+    assert.match(await message.textContent(), new RegExp(`section="${name}" is not a section\\. Use one of: all, batched, step-by-step, temperature, why-sqrt-dk, classes`));
     assert.deepEqual(problems, [], name);
   }
 });

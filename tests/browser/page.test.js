@@ -84,8 +84,9 @@ test('the first screen at 1280×900 says what the page is about and has somethin
     const onScreen = (el) => { const r = el.getBoundingClientRect(); return el.checkVisibility() && r.width > 0 && r.height > 0 && r.top < innerHeight && r.bottom > 0; };
     return {
       title: root.querySelector('h1').textContent,
-      // a question to answer (issue 23: predict, then see) is something to touch, like the stepper
-      touchable: [...root.querySelectorAll('[data-testid=weights-heatmap] td, [data-testid=step-next], [data-testid=temperature-slider], [data-testid=predict] button')].some(onScreen),
+      // a question to answer (issue 23: predict, then see) is something to touch, like the stepper; since
+      // issue 42 the page opens on §3.3.2, whose product drawing (rows linked on hover) comes first
+      touchable: [...root.querySelectorAll('[data-testid=batched-product] td, [data-testid=weights-heatmap] td, [data-testid=step-next], [data-testid=temperature-slider], [data-testid=predict] button')].some(onScreen),
       // a question's answer box (issue 23: predict before the stepper reveals) is not the editor's form
       fields: [...root.querySelectorAll('input, textarea, select')].filter((el) => onScreen(el) && !el.closest('[data-testid=predict]')).map((el) => el.dataset.testid || el.type),
     };
@@ -141,7 +142,7 @@ test('scalar fallback: ?engine=scalar names the scalar engine and prints the sam
 test('a bad section or engine value shows a clear message, not a crash', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=nonsense`);
-  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, step-by-step, temperature, why-sqrt-dk, classes, batched, causal, multi-head, bug-hunt, train\./);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head, bug-hunt, train\./);
   await page.goto(`${server.url}?engine=gpu`);
   assert.match(await page.locator('[data-testid=lab-error]').textContent(), /engine="gpu" is not an engine/);
   assert.deepEqual(problems, []);

@@ -9,7 +9,8 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const { CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough } = require('./helpers');
+const path = require('node:path');
+const { SCREENSHOTS, CELLS, launch, startServer, newPage, waitForLab, settle, letStepperThrough, walkStepperInPage, smallDigitsInPage, layOutEverySection } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -156,6 +157,34 @@ for (const [width, height] of [[1280, 900], [390, 844]]) {
     assert.deepEqual(problems, []);
   });
 }
+
+// Issue 42: 16 tokens of 3 values (the editor's most tokens), for the phone's longest steps.
+const SIXTEEN = { words: Array.from({ length: 16 }, (_, i) => `w${i + 1}`),
+  inputs: Array.from({ length: 16 }, (_, i) => [0.1 + (i % 5) * 0.2, 0.9 - (i % 7) * 0.1, ((i * 3) % 10) / 10]) };
+
+for (const [name, example] of [['the book', null], ['16 tokens', SIXTEEN]]) {
+  test(`at 390×844 (${name}) every step's drawing is on screen and its result never under the sticky bar; no digit under 11 px`, async () => {
+    const { page, problems } = await open({ width: 390, height: 844 });
+    const { steps, problems: found } = await page.evaluate(walkStepperInPage, { inFrame: false, example });
+    assert.ok(steps >= (example ? 40 : 24), `${steps} steps`);
+    assert.deepEqual(found, []);
+    // only the bar sticks on a phone, and it is short: not the 477 of 844 px the whole head took
+    const bar = await page.locator('[data-testid=projection-stepper] .stepper-bar').boundingBox();
+    assert.ok(bar.height < 90, `the sticky bar is ${bar.height} px tall`);
+    if (example) {
+      fs.mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'stepper-16-tokens-last-390.png') });
+    }
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('at 390 px no drawing writes a digit under 11 px (the views, the step drawings, the plots, the plane)', async () => {
+  const { page, problems } = await open({ width: 390, height: 844 });
+  await layOutEverySection(page);
+  assert.deepEqual(await page.evaluate(smallDigitsInPage, false), []);
+  assert.deepEqual(problems, []);
+});
 
 test('a stepgate listener holds the stepper before ω₂₂ until it proceeds; stepchange names each step', async () => {
   const { page, problems } = await open({ width: 1280, height: 900 });

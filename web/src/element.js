@@ -1,4 +1,4 @@
-// <attention-lab section="all|batched|step-by-step|temperature|classes|causal|multi-head|bug-hunt|train"
+// <attention-lab section="all|batched|step-by-step|temperature|why-sqrt-dk|classes|causal|multi-head|bug-hunt|train"
 //                exercises="on|off"
 //                engine="auto|simd|scalar">: the whole page or one section, in an open shadow root.
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).

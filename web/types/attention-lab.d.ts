@@ -4,7 +4,7 @@
 // (tsc --strict on a consumer .tsx).
 
 export type AttentionLabSection =
-  | 'all' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'classes' | 'batched' | 'causal' | 'multi-head' | 'bug-hunt' | 'train';
+  | 'all' | 'batched' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'classes' | 'causal' | 'multi-head' | 'bug-hunt' | 'train';
 export type AttentionLabTheme = 'auto' | 'light' | 'dark';
 export type AttentionLabEngine = 'auto' | 'simd' | 'scalar';
 

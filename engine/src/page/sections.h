@@ -12,7 +12,7 @@ namespace attn {
 // The sections sectionData serves, in the page's order (web/src/sections/order.js, PAGE_ORDER, the home
 // of the page's ids; tests/node/engine_sections.test.js checks this list against it). The page's
 // train section is not here: its numbers come from TrainRun (requests/train_run.h).
-inline constexpr const char* kSectionIds[] = {"step-by-step", "temperature", "why-sqrt-dk", "classes", "batched",
+inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temperature", "why-sqrt-dk", "classes",
                                               "causal", "multi-head", "bug-hunt"};
 
 // request: {"section": id, "inputs": [[...], ...] (tokens × d_in; absent: the book's), "d_out": n,

@@ -1,6 +1,6 @@
 // The chapter's exercises, live and checked by the engine on the learner's inputs and seeds:
-// 3.1 (assign sa_v2's weights to sa_v1: the engine runs the learner's assignment and compares the two
-// prints), 3.2 (the d_out that gives 2-dimensional context vectors: the engine runs the wrapper with it)
+// 3.1 (assign sa_v2's weights to sa_v1, as the author's solution notebook sets it: the engine runs the
+// learner's assignment and compares the two prints), 3.2 (the d_out that gives 2-dimensional context vectors: the engine runs the wrapper with it)
 // and 3.3 (GPT-2 small's parameter count, before it is printed).
 import { h, uid, place, morph, fixed4 } from '../dom.js';
 import { seedFor, inputRows } from '../inputs.js';
@@ -10,7 +10,22 @@ const SLOTS = ['W_query', 'W_key', 'W_value'];
 const CHOICES = SLOTS.flatMap((s) => [`${s}.weight`, `${s}.weight.T`]);
 const SOLUTION = SLOTS.map((s) => `${s}.weight.T`);   // the book's; the engine confirms it on every update
 
-// Exercise 3.1: three selects, a Run button, the learner's sa_v1 print beside the verdict.
+// PyTorch's own error for sa_v1(inputs) with these weights, or null when every product fits: forward()
+// runs x @ W_key, then x @ W_query, then x @ W_value, and the first whose weight's rows are not d_in
+// raises mm's RuntimeError (PyTorch 1.13's words, for the learner's shapes).
+//   x: [tokens, d_in]; chosen: {slot: choice}; d_out: the weights' other side
+export function pytorchError([tokens, d_in], chosen, d_out) {
+  for (const slot of ['W_key', 'W_query', 'W_value']) {
+    const shape = chosen[slot].endsWith('.T') ? [d_in, d_out] : [d_out, d_in];   // nn.Linear stores (d_out, d_in)
+    if (shape[0] !== d_in) return { slot, shape, text: `RuntimeError: mat1 and mat2 shapes cannot be multiplied (${tokens}x${d_in} and ${shape[0]}x${shape[1]})` };
+  }
+  return null;
+}
+
+// Exercise 3.1 as the author's solution notebook sets it: sa_v1 and sa_v2 both built after
+// torch.manual_seed(123) (the learner's seed, if set, for both). Three selects, a Run button and "Just
+// show me"; the learner's sa_v1 print beside the verdict. A wrong first run gets a hint; the solution
+// shows after a second run, a right one, or "Just show me". Progress keeps the first run's verdict.
 export function exercise31(ctx) {
   const hub = ctx.learn, id = 'ex3.1';
   hub.register(id);
@@ -19,55 +34,99 @@ export function exercise31(ctx) {
     sel.value = `${slot}.weight`;   // the tempting first guess: the weight as nn.Linear stores it
     return sel;
   });
+  const setup = h('code', { class: 'language-python' });
+  // with the book's seeds this sa_v2 is not Listing 3.2's (seed 789): said before the learner wonders
+  const notListing32 = h('span');
   const out = h('pre', { class: 'out', 'data-testid': 'exercise-output', hidden: true });
   const feedback = h('p', { class: 'feedback', role: 'status', 'data-testid': 'exercise-feedback', hidden: true });
   const run = h('button', { type: 'button', 'data-testid': 'exercise-check', text: 'Run sa_v1(inputs)', onclick: () => check() });
+  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'exercise-skip', text: 'Just show me', onclick: () => showMe() });
   const el = hub.enabled ? h('div', { class: 'exercise', 'data-testid': 'exercise-3.1', 'data-exercise': id, 'data-answer-kind': 'choice' },
-    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: 'Exercise 3.1: ' }), 'give sa_v1 the weights of sa_v2 so that both print the same tensor. Choose what each parameter gets:'),
+    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: 'Exercise 3.1: ' }), 'as in the author’s solution notebook, both classes are built after the same seed', notListing32, ':'),
+    h('pre', { class: 'code' }, setup),
+    h('p', { class: 'question', text: 'Give sa_v1 the weights of sa_v2 so that both print the same tensor. Choose what each parameter gets:' }),
     h('div', { class: 'ex31-grid' }, selects.map((sel) => h('p', null, h('label', { for: sel.id }, h('code', { text: `sa_v1.${sel.dataset.slot} = torch.nn.Parameter(` })), sel, h('code', { text: ')' })))),
-    h('div', { class: 'controls' }, run), out, feedback) : null;
+    h('div', { class: 'controls' }, run, skip), out, feedback) : null;
   const gateBox = h('div', { class: 'gated', 'data-gated-by': id });
 
+  const seed = () => seedFor(ctx.state, 123);
   const chosen = () => Object.fromEntries(SLOTS.map((s, k) => [s, selects[k].value]));
+  // the engine's run of the notebook (both seeds the notebook's) with the learner's choice, or the book's .T
+  const notebook = (choice) => ctx.data('classes', { seed: seed(), ...(choice ? { ex3_1: choice } : {}) });
   // the engine runs sa_v1 with the learner's choice; right when it prints sa_v2's tensor to the last digit
   function verdict(choice) {
-    const D = ctx.data('classes', { ex3_1: choice });
+    const D = notebook(choice);
     const mine = D.get('ex3.1/chosen'), v2 = D.get('3.4.2/sa_v2');
-    if (mine.error) return { correct: false, mine, text: `sa_v1(inputs) fails: ${mine.error}. nn.Linear stores its weight as (d_out, d_in); x @ W needs (d_in, d_out).` };
+    const x = [ctx.state.tokens, ctx.state.d_in], d_out = ctx.state.d_out;
+    if (mine.error) {
+      const pt = pytorchError(x, choice, d_out);
+      return { correct: false, mine, error: pt ? pt.text : mine.error,
+        text: pt ? `PyTorch stops at x @ ${pt.slot}: inputs is ${x[0]} × ${x[1]}, and the weight you gave ${pt.slot} is ${pt.shape[0]} × ${pt.shape[1]}.` : `sa_v1(inputs) fails: ${mine.error}.`,
+        hint: 'Hint: nn.Linear stores its weight as (d_out, d_in), while SelfAttention_v1 computes x @ W, which needs (d_in, d_out).' };
+    }
     const same = !v2.error && mine.print === v2.print && mine.values.every((v, i) => v === v2.values[i]);
     if (same) return { correct: true, mine, text: 'Right: sa_v1 now prints exactly sa_v2’s tensor, every value to the last digit.' };
     let worst = 0;
     mine.values.forEach((v, i) => { if (Math.abs(v - v2.values[i]) > Math.abs(mine.values[worst] - v2.values[worst])) worst = i; });
     const cols = mine.shape[1], swapped = SLOTS.filter((s) => !choice[s].startsWith(s));
-    return { correct: false, mine, text: `Not the same: row ${Math.floor(worst / cols) + 1}, column ${worst % cols + 1} is ${fixed4(mine.values[worst])} here but ${fixed4(v2.values[worst])} in sa_v2’s output.${swapped.length ? ` ${swapped.join(' and ')} got another layer’s weights.` : ' A square weight runs untransposed, but computes xWᵀ’s transpose: transpose it.'}` };
+    return { correct: false, mine, text: `Not the same: row ${Math.floor(worst / cols) + 1}, column ${worst % cols + 1} is ${fixed4(mine.values[worst])} here but ${fixed4(v2.values[worst])} in sa_v2’s output.`,
+      hint: swapped.length ? 'Hint: each of sa_v1’s parameters should get the weight of sa_v2’s layer of the same name.'
+        : 'Hint: with d_in = d_out every product fits, yet nn.Linear computes x Wᵀ: which way round is its weight stored?' };
   }
+  // The first run's verdict is what progress counts; later runs only change what is said.
   function check() {
     const choice = chosen();
     const v = verdict(choice);
-    hub.record(id, { answer: choice, correct: v.correct });
-    hub.dispatch({ exercise: id, kind: 'choice', answer: SLOTS.map((s) => choice[s]).join(', '), expected: SOLUTION.join(', '), correct: v.correct, tolerance: null });
+    const before = hub.progress.get(id);
+    const attempts = (before && !before.skipped ? before.attempts || 1 : 0) + 1;
+    // a run after "Just show me" is not a first try that could count as right: the solution was on screen
+    const first = attempts === 1 ? v.correct && !before?.shown : before.correct;
+    hub.record(id, { answer: choice, correct: first, last: v.correct, attempts, skipped: false, shown: !!before?.shown });
+    hub.dispatch({ exercise: id, kind: 'choice', answer: SLOTS.map((s) => choice[s]).join(', '), expected: SOLUTION.join(', '), correct: v.correct, tolerance: null, attempt: attempts });
+    render();
+  }
+  function showMe() {
+    const before = hub.progress.get(id);
+    hub.record(id, before && !before.skipped ? { ...before, shown: true } : { skipped: true, answer: undefined, correct: undefined, shown: true });
     render();
   }
   function render() {
     const saved = hub.progress.get(id);
-    gateBox.hidden = hub.enabled && !saved;
+    const answered = !!saved && (saved.skipped || saved.answer !== undefined);
+    const v = answered && !saved.skipped ? verdict(saved.answer) : null;   // the current inputs: the verdict follows an edit
+    // the solution: after a right run, a second run, or "Just show me"
+    const open = !hub.enabled || (!!saved && (saved.shown || saved.skipped || (v && v.correct) || saved.attempts >= 2));
+    gateBox.hidden = !open;
     if (!el) return;
-    if (!saved) { out.hidden = true; feedback.hidden = true; feedback.removeAttribute('data-correct'); return; }
+    const clause = ctx.state.seed === null ? ' (so this sa_v2 is not Listing 3.2’s above, built after torch.manual_seed(789); the solution says what that changes)' : '';
+    if (notListing32.textContent !== clause) notListing32.textContent = clause;
+    setup.textContent = `torch.manual_seed(${seed()})\nsa_v1 = SelfAttention_v1(d_in, d_out)\ntorch.manual_seed(${seed()})\nsa_v2 = SelfAttention_v2(d_in, d_out)`;
+    skip.hidden = open;
+    if (!v) {
+      out.hidden = true;
+      feedback.hidden = !saved?.skipped;
+      feedback.removeAttribute('data-correct');
+      feedback.className = 'feedback';
+      if (saved?.skipped) feedback.textContent = 'The solution is below.';
+      return;
+    }
     SLOTS.forEach((s, k) => { if (CHOICES.includes(saved.answer[s])) selects[k].value = saved.answer[s]; });
-    const v = verdict(saved.answer);   // the current inputs: the verdict follows an edit
     out.hidden = false;
-    out.textContent = `print(sa_v1(inputs))\n${v.mine.error ? `Error: ${v.mine.error}` : v.mine.line}`;
+    out.textContent = `print(sa_v1(inputs))\n${v.error ? `Traceback (most recent call last):\n  ...\n${v.error}` : v.mine.line}`;
     feedback.hidden = false;
     feedback.setAttribute('data-correct', String(v.correct));
-    feedback.setAttribute('data-expected', SOLUTION.join(', '));
+    feedback.setAttribute('data-attempts', String(saved.attempts || 1));
+    feedback.setAttribute('data-expected', SOLUTION.join(', '));   // for a host's grading, as the prompts' (never drawn)
     feedback.className = `feedback ${v.correct ? 'right' : 'wrong'}`;
-    feedback.textContent = v.correct ? v.text : `${v.text} Change your choice and run it again; the book’s answer is below.`;
+    feedback.textContent = v.correct ? v.text : open ? `${v.text} The solution is below.` : `${v.text} ${v.hint} Change your choice and run it again.`;
   }
   hub.progress.onChange(render);
   return {
     placed: () => (el ? place(el) : null),
     update: render,
-    // the book's solution stays hidden until the learner has run an answer
+    // the solution notebook's run (seed 123 for both, or the learner's seed): its cells for the solution
+    solution: () => notebook(null),
+    // the solution stays hidden until a right run, a second run or "Just show me"
     gate(...children) { morph(gateBox, h('div', null, ...children)); render(); return place(gateBox); },
   };
 }

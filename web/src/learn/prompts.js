@@ -202,6 +202,17 @@ export function causalPrompts(ctx) {
   return { mask, rowSum, dropout, update };
 }
 
+// Why a wrong shape for (n × k) @ (k × d) is wrong, from the shapes: each option names the confusion
+// behind it (attn_weights' own shape, the transpose, inputs.T @ inputs), then the rule.
+export function toyShapeWhy(key, [n, k], [, d]) {
+  const [a, b] = key.split('×').map(Number);
+  const rule = `(${n} × ${k}) @ (${k} × ${d}) consumes the shared ${k}: the rows come from attn_weights (${n}, one per token), the columns from inputs (${d} values).`;
+  if (a === n && b === k) return `${n} × ${k} is attn_weights’ own shape: the product keeps its ${n} rows but takes its columns from inputs. ${rule}`;
+  if (a === d && b === n) return `${d} × ${n} is the transpose: the shape of inputs.T @ attn_weights.T, rows and columns swapped. ${rule}`;
+  if (a === d && b === d) return `${d} × ${d} is the shape of inputs.T @ inputs, which consumes the ${n} tokens instead of keeping one row per token. ${rule}`;
+  return rule;
+}
+
 // The batched product's toy: the shape of attn_weights @ inputs.
 export function batchedPrompts(ctx) {
   const shape = predictPrompt(ctx.learn, { id: 'predict-toy-shape', kind: 'choice', question: 'In the toy below, attn_weights is 3 × 3 and inputs is 3 × 2. What is the shape of attn_weights @ inputs?' });
@@ -212,7 +223,7 @@ export function batchedPrompts(ctx) {
     const expected = out.shape.join('×');
     shape.setQuestion(`In the toy below, attn_weights is ${w.shape.join(' × ')} and inputs is ${x.shape.join(' × ')}. What is the shape of attn_weights @ inputs?`);
     shape.update({ options: keys.map((k) => ({ key: k, label: k.replace('×', ' × ') })), expected, expectedText: `${expected.replace('×', ' × ')}: torch.Size([${out.shape.join(', ')}])`,
-      why: () => `(${w.shape.join(' × ')}) @ (${x.shape.join(' × ')}) consumes the shared ${w.shape[1]} and keeps one row per token and the inputs’ ${x.shape[1]} columns.` });
+      why: (key) => toyShapeWhy(key, w.shape, x.shape) });
   }
   return { shape, update };
 }

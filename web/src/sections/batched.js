@@ -105,13 +105,15 @@ function build(ctx) {
     shown = { c: out, words };
     product.update({ a: drawn(weights, words, words), b: drawn(inputs, words, dims(d)), c: drawn(out, words, dims(d)) });
     show(body,
-      para('Earlier in the chapter a context vector was built for one input token at a time. The attention weights you already have can be applied to all the inputs in one operation: a single matrix product replaces the loop over tokens. Read the tensor it produces first, then reason backward to the operation that made it.'),
+      para('§3.3.1 of the book builds a context vector for one input token at a time: each weight of that token’s row times an input, summed. The attention weights can be applied to all the inputs in one operation instead: a single matrix product replaces the loop over tokens. Read the tensor it produces first, then reason backward to the operation that made it.'),
       h('p', null, `The ${words.length === 6 ? 'six' : words.length} tokens: `, h('span', { class: 'words' }, words.map((w, i) => h('span', { class: 'word' }, h('b', { text: w }), tex(`x^{(${i + 1})}`))))),
-      codeCell(`import torch\n${inputsPython(inputs, words)}\nattn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\nprint(attn_weights)`, weights.line, { cell: '3.3.2/attn_weights' }),
-      codeCell('all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)', out.line, { cell: '3.3.2/all_context_vecs', testid: 'all-context-vecs' }),
+      // the tensor first, then the code that made it: "read the tensor it produces first, then reason backward"
       para('Each row of the output is one context vector: row one belongs to the first token (“', words[0], '”), row two to the second (“', words[1], '”), and so on, because row i of attn_weights says how much token i attends to every input token. Reason backward from a row of the output: the operands flow into the product, and the result lands in one tensor.'),
       place(product.el),
       para('The weights are coloured per row (lightest: the row’s smallest weight; darkest: its largest), so you can see which token each query attends to most; the cells give the values.'),
+      para('The code that computes it, as §3.3.2 writes it:'),
+      codeCell(`import torch\n${inputsPython(inputs, words)}\nattn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\nprint(attn_weights)`, weights.line, { cell: '3.3.2/attn_weights' }),
+      codeCell('all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)', out.line, { cell: '3.3.2/all_context_vecs', testid: 'all-context-vecs' }),
       h('h3', { text: 'Shapes first' }),
       para('attn_weights has one row and one column per token, ', ['$', `${n}\\times ${n2}`], '; inputs has one row per token with ', ['$', `d=${d}`], ' values, ', ['$', `${inputs.shape[0]}\\times ${d}`], '. The product consumes the shared dimension ', ['$', `n=${n2}`], ', leaving one row per token and ', ['$', `${d}`], ' columns:'),
       tex(`\\underbrace{(n\\times n)}_{${n}\\times ${n2}}\\cdot\\underbrace{(n\\times d)}_{${inputs.shape[0]}\\times ${d}} = \\underbrace{(n\\times d)}_{${out.shape[0]}\\times ${out.shape[1]}}`, true),
@@ -131,13 +133,14 @@ function build(ctx) {
     toy.update({ a: drawn(w, labels(w.shape[0]), labels(w.shape[1])), b: drawn(x, labels(x.shape[0]), dims(x.shape[1])), c: drawn(out, labels(out.shape[0]), dims(out.shape[1])) });
     return h('div', null,
       h('h3', { text: 'A toy you can check by hand' }),
-      para('Three tokens with two values each; each row of the weights sums to one, so each output row is a weighted mix of the input rows.'),
+      para(`${x.shape[0] === 3 ? 'Three' : x.shape[0]} tokens with ${x.shape[1] === 2 ? 'two' : x.shape[1]} values each; each row of the weights sums to one, so each output row is a weighted mix of the input rows. You can check two rows by hand: row two of attn_weights is ${list(rowOf(w, 1))} and row three is ${list(rowOf(w, 2))}.`),
       ask.shape.placed(),
-      // the code's print and the drawing both give the shape away: shown once the learner has answered
+      // the code's print, the drawing and the rows worked out give the shape and the values away:
+      // shown once the learner has answered (one gate: a prompt holds one box)
       ask.shape.gate(codeCell(`inputs = torch.tensor(${pyList(x.values, x.shape)})\nattn_weights = torch.tensor(${pyList(w.values, w.shape)})\nall_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)`,
-        out.line, { cell: 'toy/all_context_vecs' }), place(toy.el)),
+        out.line, { cell: 'toy/all_context_vecs' }), place(toy.el),
       para('Row two of attn_weights is ', list(rowOf(w, 1)), ', so it selects the second input token alone, giving ', list(rowOf(out, 1)), '. Row three is ', list(rowOf(w, 2)), ', so it blends all three inputs:'),
-      tex(`\\begin{aligned}&${mix} \\\\ &= ${list(rowOf(out, 2))}\\end{aligned}`, true));   // two lines: a phone's width
+      tex(`\\begin{aligned}&${mix} \\\\ &= ${list(rowOf(out, 2))}\\end{aligned}`, true)));   // two lines: a phone's width
   }
 
   // The bug hunt: the batched product with the weights as corrupted (drawn and printed), next to the same

@@ -65,8 +65,9 @@ function build(ctx) {
     // Each question holds back what answers it (and what comes after it in the story): the mask's
     // zeros, then the renormalised rows and route 2, then dropout's factor (docs/questions.md).
     show(body,
-      para(`A language model predicts the next token, so token i must not attend to the tokens after it. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
-      cell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', '3.5.1/attn_weights'),
+      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
+      // Listing 3.2's sa_v2 built again: exercise 3.1 (the solution notebook's) builds another after seed 123
+      cell(`torch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out)   # Listing 3.2's, as §3.4.2 builds it\nqueries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)`, '3.5.1/attn_weights'),
       ask.mask.placed(),
       ask.mask.gate(
         h('h3', { text: 'Route 1: zero the future, then renormalise' }),

@@ -8,11 +8,27 @@ import LISTING_3_1 from '../../../book/listings/listing_3_1.py';
 import LISTING_3_2 from '../../../book/listings/listing_3_2.py';
 import { exercise31 } from '../learn/exercises.js';
 
-const EXERCISE_3_1 = `# Exercise 3.1: give sa_v1 the weights of sa_v2. nn.Linear stores W transposed.
+// Exercise 3.1 as the author's solution notebook writes it: both classes built after the same seed.
+const exercise31Code = (seed) => `torch.manual_seed(${seed})
+sa_v1 = SelfAttention_v1(d_in, d_out)
+torch.manual_seed(${seed})
+sa_v2 = SelfAttention_v2(d_in, d_out)
+
+# nn.Linear stores its weight as (d_out, d_in): transposed, it is the (d_in, d_out) that x @ W needs
 sa_v1.W_query = torch.nn.Parameter(sa_v2.W_query.weight.T)
 sa_v1.W_key   = torch.nn.Parameter(sa_v2.W_key.weight.T)
 sa_v1.W_value = torch.nn.Parameter(sa_v2.W_value.weight.T)
-print(sa_v1(inputs))`;
+print(sa_v1(inputs))
+print(sa_v2(inputs))`;
+
+// Why the notebook's sa_v2 prints other numbers than Listing 3.2's above: the seed it is built after.
+export function seedNote(state, bookV2, notebookV2) {
+  if (state.seed !== null) return `With your seed (${state.seed}) in every torch.manual_seed, Listing 3.2’s sa_v2 and this one are the same module.`;
+  const first = (t) => t.print.split('\n')[0].replace(/^tensor\(/, '').replace(/,$/, '') + ', ...';
+  return `These are not the numbers of Listing 3.2’s sa_v2 above (${first(bookV2)}): the book builds that one after torch.manual_seed(789), `
+    + `the author’s solution notebook builds both after torch.manual_seed(123), so sa_v2 starts from other random weights (${first(notebookV2)}). `
+    + 'The seed only picks the starting weights: whichever sa_v2 you take, its weights moved into sa_v1 print sa_v2’s own tensor.';
+}
 
 export default { id: 'classes', title: 'A compact self-attention class (§3.4.2)', rung: null, build };
 
@@ -25,7 +41,8 @@ function build(ctx) {
     const D = ctx.changedData('classes');
     if (!D) return;   // nothing it shows has changed
     const r = (name) => D.get(name);
-    const v1 = r('3.4.2/sa_v1'), v2 = r('3.4.2/sa_v2'), ex = r('ex3.1/sa_v1_with_v2_weights');
+    const v1 = r('3.4.2/sa_v1'), v2 = r('3.4.2/sa_v2');
+    const N = ex31.solution(), ex = N.get('ex3.1/sa_v1_with_v2_weights'), v2n = N.get('3.4.2/sa_v2');   // the notebook's seeds
     const byHand = `§3.4.1${placeNote(ctx, 'classes', 'step-by-step')}`;   // where z(2) was computed step by step
     let rowNote = null;
     if (!v1.error) {
@@ -34,7 +51,7 @@ function build(ctx) {
         z2 === row2 ? `The highlighted row 2 is ${row2}: exactly z(2), computed by hand in ${byHand}. The class runs the identical dataflow for all ${v1.shape[0]} queries at once.`
           : `Row 2 is ${row2}, but z(2) in ${byHand} is ${z2}.`);
     }
-    const sameAsV2 = !ex.error && !v2.error && ex.print === v2.print;
+    const sameAsV2 = !ex.error && !v2n.error && ex.print === v2n.print;
     ex31.update();
     show(body,
       para(`All of ${byHand}, bundled into a PyTorch module: the book’s Listing 3.1.`),
@@ -46,9 +63,10 @@ function build(ctx) {
       // Exercise 3.1 transfers weights between modules: the engine's replay of the chapter does it too.
       h('h3', { text: 'Exercise 3.1 — compare SelfAttention_v1 and v2' }),
       ex31.placed(),
-      ex31.gate(para('Assign v2’s weights to v1 and both print the same tensor. nn.Linear stores its weight as (d_out, d_in), so it must be transposed. With your inputs and seeds:'),
-        resultCell(EXERCISE_3_1, ex, 'ex3.1/sa_v1_with_v2_weights'),
-        h('p', { class: sameAsV2 ? 'match' : 'note error', text: sameAsV2 ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' })),
+      ex31.gate(para('The solution, as the author’s solution notebook writes it: assign v2’s weights to v1, each transposed, and both print the same tensor. With your inputs:'),
+        resultCell(exercise31Code(seedFor(st, 123)), ex.error || v2n.error ? (ex.error ? ex : v2n) : { line: `${ex.line}\n${v2n.line}` }, 'ex3.1/notebook'),
+        h('p', { class: sameAsV2 ? 'match' : 'note error', 'data-testid': 'ex31-same', text: sameAsV2 ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' }),
+        v2.error || v2n.error ? null : h('p', { 'data-testid': 'ex31-seed-note', text: seedNote(st, v2, v2n) })),
     );
   }
   return { el, update };

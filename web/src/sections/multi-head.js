@@ -6,6 +6,7 @@ import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, listing, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
 import { exercise32, exercise33 } from '../learn/exercises.js';
+import { scalingText } from '../learn/scaling.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 
@@ -54,11 +55,13 @@ function build(ctx) {
   // the table and the print appear with the first time: before a run they would be empty bands
   const timingTable = h('div', { class: 'scroll', hidden: true }, h('table', { class: 'compare', 'data-testid': 'mha-times' }, h('caption', { text: 'Forward time of MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) on torch.rand(1, T, 768)' }),
     h('thead', null, h('tr', null, ['T', 'T²', 'time (ms)', 'vs T/2'].map((t) => h('th', { scope: 'col', text: t })))), timingRows));
+  // what doubling T did, said from the table's own times (learn/scaling.js)
+  const scaling = h('p', { class: 'note', 'data-testid': 'mha-scaling', hidden: true });
   const timing = (h('div', { class: 'timing' }, h('h3', { text: 'Exercise 3.3 — GPT-2 small, live' }),
-    para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, so doubling T roughly quadruples the attention part of the work.'),
+    para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, while the projections do work linear in T: run two sizes and see what doubling T does to the time.'),
     h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: 'Tokens T ' }), tokensSelect, runBtn, runAllBtn),
     timingStatus,
-    timingTable, timingCell));
+    timingTable, scaling, timingCell));
 
   function startWorker() {
     if (worker) return worker;
@@ -90,6 +93,8 @@ function build(ctx) {
   function renderTimes() {
     const sorted = [...times.keys()].sort((a, b) => a - b);
     timingTable.hidden = sorted.length === 0;
+    scaling.hidden = sorted.length === 0;
+    setText(scaling, scalingText(times));
     timingRows.replaceChildren(...sorted.map((t) => {
       const ms = times.get(t), half = times.get(t / 2);
       return h('tr', null, h('td', { text: String(t) }), h('td', { text: String(t * t) }), h('td', { 'data-testid': `mha-ms-${t}`, text: ms.toFixed(1) }),

@@ -1,7 +1,11 @@
 // The page's order of sections, by id (registry.js builds the page from it), and where one section
 // stands from another, so a sentence that says "above" or "further down" is true on the full page and
 // says no direction in a single-section embed, where the other section is not shown.
-export const PAGE_ORDER = ['step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'batched', 'causal', 'multi-head', 'bug-hunt', 'train'];
+// The chapter's story: §3.3.2's batched product (rung 1, the second source document, which ends "the
+// next step adds trainable weights") comes before §3.4 (rung 2, the first, which opens "the simplified
+// mechanism of §3.3 had nothing to learn"), then §3.5, §3.6; the bug hunt after the mechanisms its
+// planted mistakes break, training last.
+export const PAGE_ORDER = ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'train'];
 
 // 'above', 'below' or null (the other section is not on this page: ctx.open is false for one section).
 export function whereIs(ctx, from, to) {

@@ -11,11 +11,9 @@ import train from './train.js';
 import bugHunt from '../learn/bug-hunt.js';
 import { PAGE_ORDER } from './order.js';
 
-// §3.4 (this page's rung) comes first, so the first screen shows it; §3.4.2's class follows the three
-// sections of §3.4.1 it bundles ("everything above" is then true); rung 1's batched product comes
-// after, as the look back of the second source document (the product stays the same with trainable
-// weights), right before §3.5 masks that same weight matrix. The bug hunt comes after the
-// mechanisms its planted mistakes break, before training.
+// In the chapter's order (order.js says why): rung 1's batched product, then §3.4.1's three sections
+// and §3.4.2's class that bundles them ("everything above" is then true), §3.5, §3.6, the bug hunt
+// and training.
 const ALL = [batched, stepByStep, temperature, whySqrtDk, classes, causal, multiHead, bugHunt, train];
 export const SECTIONS = PAGE_ORDER.map((id) => ALL.find((s) => s.id === id));
 

@@ -115,7 +115,7 @@ export function projectionSteps(R, words, partial) {
     highlights: { x: { rows: all }, Wq: { rows: range(dIn) }, q: { rows: all } },
     reveals: { q: { rows: all } },
     focus: () => stepFocus([part('operand', 'x', R.inputs.values, R.inputs.shape), '·', part('operand', 'W_q', R.W_query.values, R.W_query.shape), '=', part('result', 'Q', R.queries.values, R.queries.shape)]) });
-  steps.push({ caption: `Every query against every key: ω = Q · Kᵀ, ${n}×${n}; row 2 is the six scores above.`,
+  steps.push({ caption: `Every query against every key: ω = Q · Kᵀ, ${n}×${n}; row 2 is ω₂, the ${n} scores of steps ${dOut + 3}–${dOut + 2 + n}.`,
     highlights: { q: { rows: all }, k: { rows: all }, scores: { rows: all } },
     reveals: { scores: { rows: all } },
     focus: () => stepFocus([part('operand', 'Q', R.queries.values, R.queries.shape), '·', part('operand', 'Kᵀ', transpose(R.keys), [dOut, n]), '=', part('result', 'ω', R.attn_scores.values, R.attn_scores.shape)]) });
@@ -188,9 +188,25 @@ function build(ctx) {
     h('div', { class: 'stage-row' }, views.weights.el, views.partial.el, views.z.el));
 
   // After a step the learner took (not after an edit): the step's own drawing (in the sticky head)
-  // wholly on screen, and the step's result in the stage below brought into sight under it.
+  // wholly on screen, and the step's result in the stage below brought into sight under it. On a phone
+  // only the bar sticks (views.css: the head's box gives way, display: contents): the caption and the
+  // drawing are brought just under the bar instead, and the stage is left where it is.
   const showResult = () => frame(() => {
     const head = walk.el.querySelector('.stepper-head');
+    if (getComputedStyle(head).display === 'contents') {
+      const bar = walk.el.querySelector('.stepper-bar').getBoundingClientRect();
+      const top = walk.el.querySelector('[data-testid=step-caption]').getBoundingClientRect().top;
+      const focusEl = walk.el.querySelector('[data-testid=step-focus]');
+      const bottom = (focusEl.hidden ? walk.el.querySelector('[data-testid=step-caption]') : focusEl).getBoundingClientRect().bottom;
+      const under = bar.height + 8;   // where the caption goes: under the bar, once the bar sticks to the top
+      if (top < bar.bottom + 4 || bottom > innerHeight) {
+        // the caption under the bar; when caption and drawing are taller than that room, the drawing's result
+        const result = focusEl.querySelector('[data-step-role=result]');
+        const fits = bottom - top <= innerHeight - under - 8;
+        scrollBy(0, fits || !result ? top - under : result.getBoundingClientRect().top - under);
+      }
+      return;
+    }
     let box = head.getBoundingClientRect();
     if (box.bottom > innerHeight || box.top < 0) { scrollBy(0, box.bottom > innerHeight ? box.bottom - innerHeight + 8 : box.top - 8); box = head.getBoundingClientRect(); }
     const marked = walk.stage.querySelectorAll('td[data-hl]');

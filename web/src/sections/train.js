@@ -18,6 +18,7 @@ import { sectionFrame, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
 import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
+import { previousTokenVerdict, verdictText } from './train-verdict.js';
 
 export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
 
@@ -33,37 +34,6 @@ function taskSettings(state, optimizer, lr) {
 // builds the batch, the stride and SGD's momentum). steps: the task's whole run when omitted.
 export function trainRequest(state, optimizer, lr, steps) {
   return { op: 'train', task: 'previous_token', ...taskSettings(state, optimizer, lr), ...(steps ? { steps } : {}), record_parameters: true, prints: false };
-}
-
-// Whether the weights (every order's T × T block, flat) learned the task: every query from token 2 on
-// puts more than 0.5 of its weight on the previous token. {learned, failing: [{order, t, top, share}],
-// total}: the queries that did not (position t, the key it weighs most, its weight on the previous).
-export function previousTokenVerdict(weights, T, orders) {
-  const failing = [];
-  for (let o = 0; o < orders; o++) {
-    for (let t = 1; t < T; t++) {
-      const row = weights.slice((o * T + t) * T, (o * T + t + 1) * T);
-      const share = row[t - 1];
-      if (share > 0.5) continue;   // NaN fails too
-      let top = 0;
-      for (let j = 1; j <= t; j++) if (row[j] > row[top]) top = j;
-      failing.push({ order: o, t, top, share });
-    }
-  }
-  return { learned: failing.length === 0, failing, total: orders * (T - 1) };
-}
-
-// The verdict in words, for the first order's map (rows named by their words) and the other orders.
-export function verdictText(verdict, words) {
-  const { failing, total } = verdict;
-  if (!failing.length) return `Learned: in all four orders, every query from token 2 on puts more than 0.5 of its weight on the token before it (${total} of ${total}).`;
-  const inMap = failing.filter((f) => f.order === 0), elsewhere = failing.length - inMap.length;
-  // each row's numbers while they fit in a sentence; beyond three rows, their names
-  const rows = inMap.map((f) => `${f.t + 1} “${words[f.t]}”${inMap.length > 3 ? '' : ` (${fixed4(f.share)} on “${words[f.t - 1]}”, most on “${words[f.top]}”)`}`);
-  const list = rows.length <= 1 ? rows.join('') : `${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]}`;
-  return `Not learned: ${failing.length} of ${total} queries put 0.5 or less of their weight on the token before them. `
-    + (inMap.length ? `In the map, row${inMap.length === 1 ? '' : 's'} ${list}.` : 'In the map every row does; ')
-    + (elsewhere ? `${inMap.length ? ' ' : ''}${elsewhere} quer${elsewhere === 1 ? 'y' : 'ies'} in the other three orders ${elsewhere === 1 ? 'does' : 'do'} not.` : '');
 }
 
 // A loss that is not a number as Python prints it: nan, inf or -inf.
@@ -254,7 +224,7 @@ function build(ctx) {
     scrubber.setAttribute('aria-valuetext', `step ${k}, loss ${fixed4(loss)}`);
     const verdict = previousTokenVerdict(w.values, T, task.orders.length);
     verdictEl.dataset.learned = String(verdict.learned);
-    setText(verdictEl, `At step ${k}: ${verdictText(verdict, words)}`);
+    setText(verdictEl, `At step ${k}: ${verdictText(verdict, words, k > 0 ? { first: S.losses[0], now: loss } : null)}`);
     const broken = run && run.broken;
     setText(note, broken && k === run.end ? `The loss became ${broken.loss} at step ${broken.step}, so training stopped there: the learning rate is too large for this task; try a smaller one (${[...OPTIMIZERS.values()].map((o) => `${o.label.split(' ')[0]} ${o.lr}`).join(', ')}).`
       : !run ? 'Press Play to train, or Step for one update at a time. Nothing trains until you do.'
@@ -377,7 +347,8 @@ function build(ctx) {
     drawCode();
     drawCodeOutput();
     show(body,
-      para('§3.4 calls W_q, W_k and W_v trainable, “so the model can learn which similarities matter”. Here the engine trains them, step by step, with the same numbers as PyTorch. The task: output the previous token’s embedding (the first token, with none before it, its own). Each token’s vector gets its position appended as a one-hot, and the tokens come in four orders, so only the position tells which token came before: the attention weights must learn to look one step back.'),
+      // the one-hot spelled out for the learner's T: a word the chapter does not define
+      para(`§3.4 calls W_q, W_k and W_v trainable, “so the model can learn which similarities matter”. Here the engine trains them, step by step, with the same numbers as PyTorch. The task: output the previous token’s embedding (the first token, with none before it, its own). Each token’s vector gets its position appended as a one-hot: ${ctx.state.tokens} numbers, all 0 but a 1 at the token’s position (token 2’s is [${Array.from({ length: ctx.state.tokens }, (_, j) => (j === 1 ? 1 : 0)).join(', ')}]). The tokens come in four orders, so only the position tells which token came before: the attention weights must learn to look one step back.`),
       place(controls),
       h('div', { class: 'train-views' }, place(lossPlot.el), place(heat.el)),
       para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, p1… its position one-hot.'),

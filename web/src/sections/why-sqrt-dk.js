@@ -32,7 +32,7 @@ function build(ctx) {
   const error = h('p', { id: errorId, class: 'note error', role: 'status' });
   const readout = h('p', { class: 'dk-readout', 'data-testid': 'dk-readout', 'aria-live': 'polite' });
   const spreadPlot = linePlot({ title: 'Spread of q·k grows like √d_k', testid: 'dk-spread',
-    summary: 'Standard deviation of the 64 dot products against d_k, both on log scales, beside √d_k.',
+    summary: 'Standard deviation of the 8 × 8 dot products against d_k, both on log scales, beside √d_k.',
     x: { label: 'd_k', log: 2 }, y: { label: 'std of q·k', log: 2 }, series: [],
     describe: (p, s) => (p.curve ? `your d_k = ${p.x}: ${p.curve} ${fixed(p.y, 2)}` : s.name === '√d_k' ? `√${p.x} = ${fixed(p.y, 2)}` : `d_k = ${p.x}: the scores’ std is ${fixed(p.y, 2)}, √d_k = ${fixed(Math.sqrt(p.x), 2)}`) });
   const maxPlot = linePlot({ title: 'Largest softmax weight of query 1 (8 keys)', testid: 'dk-saturation',
@@ -82,7 +82,7 @@ function build(ctx) {
     maxPlot.update([{ name: 'softmax(ω)', points: pts(sweep.max_unscaled), mark: 'line+dot' },
       { name: 'softmax(ω / √d_k)', points: pts(sweep.max_scaled), mark: 'line+dot', dash: true },
       mine(['max weight with softmax(ω)', Math.max(...wu)], ['max weight with softmax(ω / √d_k)', Math.max(...ws)])]);
-    setText(readout, `d_k = ${dk}: the 64 scores’ std is ${fixed(spread, 2)} (√d_k = ${fixed(Math.sqrt(dk), 2)}); query 1’s largest weight is ${fixed4(Math.max(...wu))} unscaled and ${fixed4(Math.max(...ws))} divided by √d_k.`);
+    setText(readout, `d_k = ${dk}: the standard deviation of all 8 × 8 scores q·k is ${fixed(spread, 2)} (√d_k = ${fixed(Math.sqrt(dk), 2)}); query 1’s largest weight is ${fixed4(Math.max(...wu))} unscaled and ${fixed4(Math.max(...ws))} divided by √d_k.`);
     setText(conclusionEl, conclusion(sweep));
     const seed = seedFor(ctx.state, 123);
     show(body,

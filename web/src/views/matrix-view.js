@@ -511,7 +511,8 @@ export function matrixView(data, options = {}) {
     const labelPx = Math.min(labelEm * fontPx, width * 0.3);
     const cellPx = (width - labelPx) / cols;
     const need = (px) => chars * MONO_CHAR_EM * px + 6;
-    const fit = cellPx >= need(12.5) ? 'normal' : cellPx >= need(10.5) ? 'small' : cellPx >= need(9) ? 'tiny' : 'none';
+    // no digits under 11 px (views.css): a cell too narrow for them shows its colour (the value: its tip, the print)
+    const fit = cellPx >= need(12.5) ? 'normal' : cellPx >= need(11) ? 'small' : 'none';
     setAttr(root, 'data-fit', fit);
     // row labels: the label column as views.css draws it (--mv-label), less the head's right padding (0.4rem)
     const rowRoomPx = labelEm * fontPx - 0.5 * headPx;

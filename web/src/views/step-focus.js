@@ -31,7 +31,8 @@ function tensor({ role, label, values, shape, texts, decimals = 4, name, compact
     }
     lines.push(el('tr', null, cells));
   }
-  return el('figure', { class: 'sf-item', 'data-step-role': role, 'data-name': name || label },
+  // a row of more than 6 wraps; a matrix of more than 6 columns is its name and shape on a phone (views.css)
+  return el('figure', { class: 'sf-item', 'data-step-role': role, 'data-name': name || label, 'data-wrap': rows === 1 && cols > 6 ? '' : null, 'data-wide': rows > 1 && cols > 6 ? '' : null },
     el('figcaption', { class: 'sf-label', text: `${label} (${rows}×${cols})` }),
     el('table', { class: 'sf-grid' }, el('tbody', null, lines)));
 }
