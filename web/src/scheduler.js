@@ -230,6 +230,16 @@ function watchScreen() {
   }
   return screenWatch;
 }
+// Paper has no "off screen": while the page prints (beforeprint, or print media emulated) every draw
+// waiting for the screen runs at once, and so does every new one.
+const printMedia = typeof matchMedia === 'function' ? matchMedia('print') : null;
+function drawAllWaiting() {
+  for (const [node, draw] of [...waiting]) { waiting.delete(node); drawReportingErrors(draw); }
+}
+if (printMedia && typeof addEventListener === 'function') {
+  printMedia.addEventListener('change', (e) => { if (e.matches) drawAllWaiting(); });
+  addEventListener('beforeprint', drawAllWaiting);
+}
 export function drawWhenSeen(node, draw) { drawWhen(node, draw, false); }
 function drawViewWhenSeen(node, draw) { drawWhen(node, draw, heldUnseen > 0); }
 // The observer reports on node from now on (its state unknown until the first report).
@@ -238,7 +248,7 @@ function watchNode(watch, node) {
 }
 function drawWhen(node, draw, held) {
   const watch = watchScreen();
-  if (!watch || (!node.isConnected && !held)) { waiting.delete(node); draw(); return; }
+  if (!watch || (!node.isConnected && !held) || printMedia?.matches) { waiting.delete(node); draw(); return; }
   watchNode(watch, node);
   if (held && (!node.isConnected || (onScreen.get(node) === undefined && !holdsFocus(node)))) {
     waiting.set(node, draw);
