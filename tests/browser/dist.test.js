@@ -71,6 +71,26 @@ test('the zip holds the static folder as web/ (no Markdown in it), with README, 
   }
 });
 
+test('MkDocs: the zip\'s web/ folder in a site\'s docs/, loaded as docs/notebooks.md says, passes --strict and shows the numbers', async () => {
+  const dir = path.join(tmp, 'mkdocs');
+  fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
+  execFileSync('unzip', ['-q', ZIP, '-d', path.join(dir, 'zip')]);
+  fs.cpSync(path.join(dir, 'zip', NAME, 'web'), path.join(dir, 'docs/attention-lab'), { recursive: true });
+  // (the theme's highlight.js comes from a CDN: off, as the tests make no network requests)
+  fs.writeFileSync(path.join(dir, 'mkdocs.yml'), 'site_name: Course\ntheme:\n  name: mkdocs\n  highlightjs: false\nextra_javascript:\n  - attention-lab/attention-lab.js\n');
+  fs.mkdirSync(path.join(dir, 'docs/lessons'));
+  fs.writeFileSync(path.join(dir, 'docs/index.md'), '# Course\n\n[Lesson](lessons/attention.md)\n');
+  fs.writeFileSync(path.join(dir, 'docs/lessons/attention.md'), '# Attention\n\n<attention-lab section="classes"></attention-lab>\n');
+  try {
+    execFileSync('mkdocs', ['build', '--strict'], { cwd: dir, stdio: 'pipe' });
+  } catch (e) {
+    assert.fail(`mkdocs build --strict failed:\n${e.stdout}${e.stderr}`);
+  }
+  // the lesson is a page one folder down (lessons/attention/): the script's URL is relative to it
+  const { page } = await showsTheBook(path.join(dir, 'site'), 'lessons/attention/', '3.4.2/sa_v2');
+  await page.close();
+});
+
 test('SRI.txt lists each script with the SHA-384 of the file that ships', () => {
   const sri = fs.readFileSync(path.join(ROOT, 'dist/SRI.txt'), 'utf8');
   const line = sri.split('\n').find((l) => l.trim().startsWith('attention-lab.js '));
