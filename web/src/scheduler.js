@@ -232,13 +232,15 @@ function watchScreen() {
 }
 // Paper has no "off screen": while the page prints (beforeprint, or print media emulated) every draw
 // waiting for the screen runs at once, and so does every new one.
-const printMedia = typeof matchMedia === 'function' ? matchMedia('print') : null;
-function drawAllWaiting() {
-  for (const [node, draw] of [...waiting]) { waiting.delete(node); drawReportingErrors(draw); }
+let onPaper = false;   // (kept by the events: a draw asks often, and needs no media query evaluated)
+function printing(on) {
+  onPaper = on;
+  if (on) for (const [node, draw] of [...waiting]) { waiting.delete(node); drawReportingErrors(draw); }
 }
-if (printMedia && typeof addEventListener === 'function') {
-  printMedia.addEventListener('change', (e) => { if (e.matches) drawAllWaiting(); });
-  addEventListener('beforeprint', drawAllWaiting);
+if (typeof matchMedia === 'function' && typeof addEventListener === 'function') {
+  matchMedia('print').addEventListener('change', (e) => printing(e.matches));
+  addEventListener('beforeprint', () => printing(true));
+  addEventListener('afterprint', () => printing(false));
 }
 export function drawWhenSeen(node, draw) { drawWhen(node, draw, false); }
 function drawViewWhenSeen(node, draw) { drawWhen(node, draw, heldUnseen > 0); }
@@ -248,7 +250,7 @@ function watchNode(watch, node) {
 }
 function drawWhen(node, draw, held) {
   const watch = watchScreen();
-  if (!watch || (!node.isConnected && !held) || printMedia?.matches) { waiting.delete(node); draw(); return; }
+  if (!watch || (!node.isConnected && !held) || onPaper) { waiting.delete(node); draw(); return; }
   watchNode(watch, node);
   if (held && (!node.isConnected || (onScreen.get(node) === undefined && !holdsFocus(node)))) {
     waiting.set(node, draw);
