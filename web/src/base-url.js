@@ -15,6 +15,7 @@ export const SCRIPT_BASE = hasDocument ? new URL('.', scriptSrc || location.href
 // its imports (engines, KaTeX, fonts, worker); null in the classic script. They stand for the script's
 // own folder; configure({base}) or an engine-base still loads that folder's files instead.
 import { BUNDLED_FILES } from './bundled-files.js';
+import { nextTask } from './scheduler.js';
 export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
 export { BUNDLED_FILES };
 
@@ -32,11 +33,11 @@ export const guessedFolderSentence = (base) => `attention-lab.js could not tell 
 let warnedGuess = false;
 export function warnIfGuessed(folderNow) {
   if (!SCRIPT_BASE_GUESSED || warnedGuess) return;
-  setTimeout(() => {
+  nextTask().then(() => {
     if (warnedGuess || !isGuessedFolder(folderNow())) return;
     warnedGuess = true;
     console.warn(`attention-lab: ${guessedFolderSentence(SCRIPT_BASE)}`);
-  }, 0);
+  });
 }
 
 // The URL of one of KaTeX's fonts (a file name of katex/fonts/) for the element loading from base.
