@@ -256,6 +256,8 @@ for (const f of fs.readdirSync(path.join(root, 'web'))) {
 fs.mkdirSync(path.join(out, 'types'), { recursive: true });
 for (const f of fs.readdirSync(path.join(root, 'web/types'))) fs.copyFileSync(path.join(root, 'web/types', f), path.join(out, 'types', f));
 fs.copyFileSync(path.join(root, 'web/custom-elements.json'), path.join(out, 'custom-elements.json'));
+// attention-lab/react: the React wrapper, beside the ES module it imports
+fs.copyFileSync(path.join(root, 'web/react.mjs'), path.join(out, 'react.mjs'));
 // author.json: the version and attention-lab.js's SRI hash, for author.html's snippets (version pin).
 const version = JSON.parse(read(path.join(root, 'package.json'))).version;
 const integrity = sha384(path.join(out, 'attention-lab.js'));

@@ -2,10 +2,12 @@
 // .wasm/.js, CORS so <attention-lab> works when embedded from another origin. It must survive any
 // request a page can send: GET and HEAD only, nothing whose real path (after symlinks) is outside
 // the root, and every error (a bad path, stat, the read) answered, never thrown.
-// node web/serve.mjs [root] [port]   (port 0 = any free port; prints the URL)
+// node web/serve.mjs [root] [port]   (port 0 = any free port; prints the URL). The release zip has it beside
+// its web/ folder: there `node serve.mjs` serves that folder.
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
@@ -83,7 +85,8 @@ export function serve(root, port = 0, host = '127.0.0.1', options = {}) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const root = process.argv[2] || 'build/web';
+  const beside = new URL('./web/', import.meta.url);   // the release zip's layout
+  const root = process.argv[2] || (fs.existsSync(beside) ? fileURLToPath(beside) : 'build/web');
   const port = Number(process.argv[3] ?? process.env.PORT ?? 8000);
   const server = await serve(root, port, process.env.HOST || '127.0.0.1');
   console.log(`attention-lab: http://localhost:${server.address().port}/  (serving ${root}; Ctrl-C stops)`);

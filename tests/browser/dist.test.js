@@ -28,17 +28,34 @@ before(async () => {
 });
 after(async () => { await browser.close(); fs.rmSync(tmp, { recursive: true, force: true }); });
 
-test('the zip holds the static folder with README, LICENSE and CHANGELOG.md, and it works served', async () => {
+test('the zip holds the static folder as web/ (no Markdown in it), with README, LICENSE, CHANGELOG.md and serve.mjs beside it, and it works served', async () => {
   const dir = path.join(tmp, 'unzipped');
   fs.mkdirSync(dir);
   execFileSync('unzip', ['-q', ZIP, '-d', dir]);
-  const site = path.join(dir, NAME);
-  for (const f of ['index.html', 'embed.html', 'attention-lab.js', 'katex-lib.js', 'engine/loader.js',
-    'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
-    assert.ok(fs.existsSync(path.join(site, f)), `${f} is in the zip`);
+  const top = path.join(dir, NAME), site = path.join(top, 'web');
+  for (const f of ['index.html', 'embed.html', 'embed-params.js', 'author.html', 'attention-lab.js', 'katex-lib.js', 'engine/loader.js',
+    'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js']) {
+    assert.ok(fs.existsSync(path.join(site, f)), `web/${f} is in the zip`);
   }
+  for (const f of ['README.md', 'LICENSE', 'CHANGELOG.md', 'serve.mjs']) assert.ok(fs.existsSync(path.join(top, f)), `${f} is in the zip`);
+  // a site generator (MkDocs) renders any Markdown file of a copied folder as a page: README.md over index.html
+  const markdown = execFileSync('find', [site, '-name', '*.md']).toString().trim();
+  assert.equal(markdown, '', 'no Markdown file in the served folder');
   assert.ok(!fs.existsSync(path.join(site, 'bench.html')), 'the benchmark page stays out of the release');
-  assert.match(fs.readFileSync(path.join(site, 'CHANGELOG.md'), 'utf8'), new RegExp(`## ${VERSION.replace(/\./g, '\\.')}`));
+  assert.match(fs.readFileSync(path.join(top, 'CHANGELOG.md'), 'utf8'), new RegExp(`## ${VERSION.replace(/\./g, '\\.')}`));
+  // the manual's server, as the zip has it: `node serve.mjs` serves web/ beside it
+  const child = require('node:child_process').spawn(process.execPath, ['serve.mjs', '', '0'], { cwd: top });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      child.stdout.on('data', (d) => { const m = /http:\/\/localhost:(\d+)\//.exec(String(d)); if (m) resolve(`http://127.0.0.1:${m[1]}/`); });
+      child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+    });
+    const index = await fetch(`${url}index.html`);
+    assert.equal(index.status, 200);
+    assert.match(await index.text(), /attention-lab\.js/);
+  } finally {
+    child.kill();
+  }
   const server = await startServer(site);
   try {
     const { page, problems } = await newPage(browser.context);
@@ -88,6 +105,26 @@ test('the SCORM 1.2 and 2004 packages: a well-formed imsmanifest.xml at the root
     execFileSync('unzip', ['-tq', zip]);
   }
   assert.deepEqual(problems, []);
+});
+
+test('MkDocs: the zip\'s web/ folder in a site\'s docs/, loaded as docs/notebooks.md says, passes --strict and shows the numbers', async () => {
+  const dir = path.join(tmp, 'mkdocs');
+  fs.mkdirSync(path.join(dir, 'docs'), { recursive: true });
+  execFileSync('unzip', ['-q', ZIP, '-d', path.join(dir, 'zip')]);
+  fs.cpSync(path.join(dir, 'zip', NAME, 'web'), path.join(dir, 'docs/attention-lab'), { recursive: true });
+  // (the theme's highlight.js comes from a CDN: off, as the tests make no network requests)
+  fs.writeFileSync(path.join(dir, 'mkdocs.yml'), 'site_name: Course\ntheme:\n  name: mkdocs\n  highlightjs: false\nextra_javascript:\n  - attention-lab/attention-lab.js\n');
+  fs.mkdirSync(path.join(dir, 'docs/lessons'));
+  fs.writeFileSync(path.join(dir, 'docs/index.md'), '# Course\n\n[Lesson](lessons/attention.md)\n');
+  fs.writeFileSync(path.join(dir, 'docs/lessons/attention.md'), '# Attention\n\n<attention-lab section="classes"></attention-lab>\n');
+  try {
+    execFileSync('mkdocs', ['build', '--strict'], { cwd: dir, stdio: 'pipe' });
+  } catch (e) {
+    assert.fail(`mkdocs build --strict failed:\n${e.stdout}${e.stderr}`);
+  }
+  // the lesson is a page one folder down (lessons/attention/): the script's URL is relative to it
+  const { page } = await showsTheBook(path.join(dir, 'site'), 'lessons/attention/', '3.4.2/sa_v2');
+  await page.close();
 });
 
 test('SRI.txt lists each script with the SHA-384 of the file that ships', () => {
@@ -146,7 +183,8 @@ test('the npm package lists only what a user needs: both entries, the engines, K
   for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/web/attention-lab.js', 'dist/web/attention-lab.mjs', 'dist/web/katex-lib.js', 'dist/web/katex-lib.mjs',
     'dist/web/engine/loader.js', 'dist/web/engine/loader.mjs', 'dist/web/engine/attention-lab-simd.js', 'dist/web/engine/attention-lab-simd.mjs',
     'dist/web/engine/attention-lab-scalar.js', 'dist/web/engine/attention-lab-scalar.mjs', 'dist/web/engine-worker.js', 'dist/web/engine-worker.mjs',
-    'dist/web/integrity.json', 'dist/web/embed.html', 'dist/web/katex/fonts/KaTeX_Main-Regular.woff2']) {
+    'dist/web/integrity.json', 'dist/web/embed.html', 'dist/web/embed.js', 'dist/web/embed-params.js', 'dist/web/page.css',
+    'dist/web/katex/fonts/KaTeX_Main-Regular.woff2']) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }
   assert.deepEqual(files.filter((f) => f.endsWith('.map') || (f.endsWith('.html') && f !== 'dist/web/embed.html')), [], 'no source map, no page but embed.html');
@@ -154,6 +192,12 @@ test('the npm package lists only what a user needs: both entries, the engines, K
   for (const field of ['main', 'module', 'types', 'repository', 'homepage', 'bugs']) assert.ok(pkg[field], `package.json has ${field}`);
   assert.equal(pkg.exports['.'].import, `./${pkg.module}`);
   assert.equal(pkg.exports['.'].require, `./${pkg.main}`);
+});
+
+test('embed.html from the installed package (author.html\'s default CDN folder) shows the book\'s numbers', async () => {
+  const site = path.join(consumerProject(), 'node_modules/attention-lab/dist/web');
+  const { page } = await showsTheBook(site, 'embed.html?section=classes', '3.4.2/sa_v2');
+  await page.close();
 });
 
 test('Node imports and requires the package without a DOM, and defines nothing', () => {

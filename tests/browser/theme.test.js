@@ -123,3 +123,62 @@ test('a bad theme is a message naming it', async () => {
   assert.match(await page.locator('attention-lab [data-testid=lab-error]').textContent(), /theme="sepia" is not a theme\. Use light, dark or auto/);
   assert.deepEqual(problems, []);
 });
+
+// The manual's theming example and its site-switch snippet (docs/embedding.md, "Theming"), as written there.
+const MANUAL = fs.readFileSync(path.join(ROOT, 'docs/embedding.md'), 'utf8');
+const manualBlock = (after, lang) => {
+  const from = MANUAL.indexOf(after);
+  assert.ok(from >= 0, `docs/embedding.md has "${after}"`);
+  return new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(MANUAL.slice(from))[1];
+};
+// WCAG's contrast ratio of two computed rgb() colours.
+const contrast = (a, b) => {
+  const lum = (c) => {
+    const [r, g, b2] = c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b2;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+};
+const buttonColours = (page) => page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((el) => {
+  const cs = getComputedStyle(el.shadowRoot.querySelector('button'));
+  return { bg: cs.backgroundColor, fg: cs.color };
+}));
+
+test('the manual\'s accent example keeps 4.5:1 button text under theme="auto", in a dark and a light reader\'s setting, and forced dark', async () => {
+  const css = manualBlock('theme-example', 'css');
+  assert.match(css, /--attention-lab-accent-dark/);
+  for (const [scheme, html, bg] of [
+    ['dark', '<attention-lab section="classes"></attention-lab>', 'rgb(242, 184, 245)'],
+    ['light', '<attention-lab section="classes" theme="auto"></attention-lab>', 'rgb(106, 27, 110)'],
+    ['light', '<attention-lab section="classes" theme="dark"></attention-lab>', 'rgb(242, 184, 245)'],
+  ]) {
+    const { page, problems } = await pageWith(`<style>${css}</style>${html}`, scheme);
+    const [button] = await buttonColours(page);
+    assert.equal(button.bg, bg, `${scheme}: ${html}`);
+    assert.ok(contrast(button.bg, button.fg) >= 4.5, `${scheme} ${html}: ${button.fg} on ${button.bg} is ${contrast(button.bg, button.fg).toFixed(2)}:1`);
+    assert.deepEqual(problems, []);
+    await page.close();
+  }
+  // a light accent alone: under auto, a dark reader gets the dark theme's own accent, not 1.65:1
+  const { page } = await pageWith('<style>attention-lab { --attention-lab-accent: #6a1b6e }</style><attention-lab section="classes"></attention-lab>', 'dark');
+  const [button] = await buttonColours(page);
+  assert.equal(button.bg, 'rgb(140, 196, 255)');
+  assert.ok(contrast(button.bg, button.fg) >= 4.5);
+  await page.close();
+});
+
+test('the manual\'s site-switch snippet sets every element\'s theme from the host\'s attribute, by CSS alone', async () => {
+  const snippet = manualBlock('Following your site\'s theme switch', 'js');
+  const { page, problems } = await pageWith('<attention-lab section="classes"></attention-lab><attention-lab section="classes" theme="auto"></attention-lab>', 'light');
+  await page.evaluate(() => document.documentElement.setAttribute('data-bs-theme', 'dark'));
+  await page.addScriptTag({ content: snippet });
+  const lab = await page.evaluateHandle(() => document.querySelector('attention-lab').shadowRoot.querySelector('.lab'));
+  assert.deepEqual((await buttonColours(page)).map((b) => b.bg), ['rgb(140, 196, 255)', 'rgb(140, 196, 255)']);
+  await page.evaluate(() => document.documentElement.setAttribute('data-bs-theme', 'light'));
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-lab')].every((el) => el.getAttribute('theme') === 'light'));
+  assert.deepEqual((await buttonColours(page)).map((b) => b.bg), ['rgb(11, 92, 173)', 'rgb(11, 92, 173)']);
+  assert.equal(await page.evaluate((old) => document.querySelector('attention-lab').shadowRoot.querySelector('.lab') === old, lab), true, 'no rebuild');
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -8,15 +8,37 @@
 // set; the bundle evaluates this module at that moment). Null when imported where there is no document
 // (Node, server rendering): nothing loads there.
 const hasDocument = typeof document !== 'undefined' && typeof location !== 'undefined';
-export const SCRIPT_BASE = hasDocument
-  ? new URL('.', (document.currentScript && document.currentScript.src) || location.href).href : null;
+const scriptSrc = hasDocument && document.currentScript ? document.currentScript.src : '';
+export const SCRIPT_BASE = hasDocument ? new URL('.', scriptSrc || location.href).href : null;
 
 // The ES module build (attention-lab.mjs, web/build.mjs): the files the host's bundler followed from
 // its imports (engines, KaTeX, fonts, worker); null in the classic script. They stand for the script's
 // own folder; configure({base}) or an engine-base still loads that folder's files instead.
 import { BUNDLED_FILES } from './bundled-files.js';
+import { nextTask } from './scheduler.js';
 export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
 export { BUNDLED_FILES };
+
+// The classic script run with document.currentScript null (Jupyter Notebook's outputs evaluate a script's
+// text; so does any loader that fetches and evaluates it): its folder is unknown, and SCRIPT_BASE is only
+// the page's folder. No other guess (a <script src> in the document, say) is safe: markup alone must never
+// choose where scripts load from. So the host is told, once in the console and in the load error, to name
+// the folder. (The ES module build needs no folder: its bundler gave it every file.)
+export const SCRIPT_BASE_GUESSED = hasDocument && !scriptSrc && BUNDLED_FILES === null;
+export const isGuessedFolder = (base) => SCRIPT_BASE_GUESSED && base === SCRIPT_BASE;
+export const guessedFolderSentence = (base) => `attention-lab.js could not tell its own folder (document.currentScript was null, as in Jupyter Notebook's outputs), so it looked for its files in the page's folder, ${base}. Name the folder that holds engine/ with engine-base="…" on the element, or AttentionLab.configure({base: "…"}) in the page's script.`;
+// Warns once per page when an element loads from the guess: after the task that connected it, so that
+// a configure({base}) in the next script of the same output (Jupyter runs them in one go) counts.
+// folderNow: the element's folder at that time.
+let warnedGuess = false;
+export function warnIfGuessed(folderNow) {
+  if (!SCRIPT_BASE_GUESSED || warnedGuess) return;
+  nextTask().then(() => {
+    if (warnedGuess || !isGuessedFolder(folderNow())) return;
+    warnedGuess = true;
+    console.warn(`attention-lab: ${guessedFolderSentence(SCRIPT_BASE)}`);
+  });
+}
 
 // The URL of one of KaTeX's fonts (a file name of katex/fonts/) for the element loading from base.
 export function fontURL(base, file) {

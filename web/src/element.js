@@ -6,7 +6,7 @@ import ELEMENT_CSS from './element.css';
 import { VIEWS_CSS, useScheduler } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
-import { defaultBase, engineBaseFolder, configureBases, fontURL } from './base-url.js';
+import { defaultBase, engineBaseFolder, configureBases, fontURL, warnIfGuessed, isGuessedFolder, guessedFolderSentence } from './base-url.js';
 import { h, para } from './dom.js';
 import { katexFrom, drainMath, renderMath, deferMath, onKatexCss } from './math.js';
 import { loadEngine, sectionData, compileRequestReader } from './engine.js';
@@ -209,6 +209,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     try {
       exercisesOn(this.getAttribute('exercises'));   // exercises="on|off": the sentence for another value
       base = this.filesBase = this.useEngineBase();
+      warnIfGuessed(() => this.filesBase);
       // The example's attributes checked before anything loads (the book's inputs come from the engine).
       this.example(bookState({ values: [] }));
     } catch (e) { this.showMessage(e.message); return; }
@@ -227,7 +228,8 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     try {
       loaded = await loadEngine(kind, base);
     } catch (e) {
-      if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}`);
+      const guessed = isGuessedFolder(base) ? ` ${guessedFolderSentence(base)}` : '';
+      if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}${guessed}`);
       return;
     }
     if (generation !== this.generation) return;

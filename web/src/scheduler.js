@@ -230,6 +230,18 @@ function watchScreen() {
   }
   return screenWatch;
 }
+// Paper has no "off screen": while the page prints (beforeprint, or print media emulated) every draw
+// waiting for the screen runs at once, and so does every new one.
+let onPaper = false;   // (kept by the events: a draw asks often, and needs no media query evaluated)
+function printing(on) {
+  onPaper = on;
+  if (on) for (const [node, draw] of [...waiting]) { waiting.delete(node); drawReportingErrors(draw); }
+}
+if (typeof matchMedia === 'function' && typeof addEventListener === 'function') {
+  matchMedia('print').addEventListener('change', (e) => printing(e.matches));
+  addEventListener('beforeprint', () => printing(true));
+  addEventListener('afterprint', () => printing(false));
+}
 export function drawWhenSeen(node, draw) { drawWhen(node, draw, false); }
 function drawViewWhenSeen(node, draw) { drawWhen(node, draw, heldUnseen > 0); }
 // The observer reports on node from now on (its state unknown until the first report).
@@ -238,7 +250,7 @@ function watchNode(watch, node) {
 }
 function drawWhen(node, draw, held) {
   const watch = watchScreen();
-  if (!watch || (!node.isConnected && !held)) { waiting.delete(node); draw(); return; }
+  if (!watch || (!node.isConnected && !held) || onPaper) { waiting.delete(node); draw(); return; }
   watchNode(watch, node);
   if (held && (!node.isConnected || (onScreen.get(node) === undefined && !holdsFocus(node)))) {
     waiting.set(node, draw);

@@ -128,7 +128,14 @@ export interface AttentionLabGlobal {
   readonly version: string;
 }
 
-/** The attributes as JSX props (React 18 passes them as attributes; React 19 sets the properties). */
+/**
+ * The attributes as JSX props of the element itself (React 18 passes them as attributes; React 19 sets the
+ * properties). Events: React 19 listens for `on` + the event's exact name, so `onattention-lab-change` and
+ * `onattention-lab-answer`; React 18 has no event props on custom elements: use `AttentionLab` from
+ * 'attention-lab/react' (both versions), or a ref and addEventListener. `class`, not `className`: React 18
+ * writes className as a "classname" attribute on a custom element. Arrays for `words` and `inputs` need
+ * React 19 or the wrapper (React 18 would write "a,b").
+ */
 export interface AttentionLabJSXProps {
   section?: AttentionLabSection;
   words?: string | string[];
@@ -143,12 +150,14 @@ export interface AttentionLabJSXProps {
   exercises?: 'on' | 'off';
   id?: string;
   class?: string;
-  className?: string;
   style?: Record<string, string | number>;
   ref?: unknown;
   key?: string | number;
   children?: unknown;
-  onAttentionLabChange?: (event: CustomEvent<AttentionLabChangeDetail>) => void;
+  /** React 19: after each learner edit */
+  'onattention-lab-change'?: (event: CustomEvent<AttentionLabChangeDetail>) => void;
+  /** React 19: when the learner answers an exercise */
+  'onattention-lab-answer'?: (event: CustomEvent<AttentionLabAnswerDetail>) => void;
 }
 
 declare global {

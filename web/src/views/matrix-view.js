@@ -195,7 +195,7 @@ export function matrixView(data, options = {}) {
     setAttr(table, 'aria-label', `${name}, ${next.shape.join(' by ')}${next.shape.length === 1 ? ' values' : ''}`);
 
     // labels: as wide as the longest (at most 7 ems), abbreviated when the view is narrow (layout())
-    labelEm = Math.min(7, Math.max(1.6, Math.max(...rowLabels.map((s) => s.length)) * 0.5 + 0.8));   // 0.8rem text
+    labelEm = Math.min(7, Math.max(1.6, Math.max(...rowLabels.map((s) => s.length)) * 0.5 + 0.8));   // 0.8em text
     for (let i = 0; i < rows; i++) setAttr(rowHeads[i], 'title', rowLabels[i]);
     for (let j = 0; j < cols; j++) setAttr(colHeads[j], 'title', colLabels[j]);
 
@@ -511,10 +511,12 @@ export function matrixView(data, options = {}) {
     const labelPx = Math.min(labelEm * fontPx, width * 0.3);
     const cellPx = (width - labelPx) / cols;
     const need = (px) => chars * MONO_CHAR_EM * px + 6;
-    // no digits under 11 px (views.css): a cell too narrow for them shows its colour (the value: its tip, the print)
-    const fit = cellPx >= need(12.5) ? 'normal' : cellPx >= need(11) ? 'small' : 'none';
+    // no digits under 11 px at the element's 16 px (views.css; em: they follow it): a cell too narrow for
+    // them shows its colour (the value: its tip, the print)
+    const em = fontPx / 16;
+    const fit = cellPx >= need(12.5 * em) ? 'normal' : cellPx >= need(11 * em) ? 'small' : 'none';
     setAttr(root, 'data-fit', fit);
-    // row labels: the label column as views.css draws it (--mv-label), less the head's right padding (0.4rem)
+    // row labels: the label column as views.css draws it (--mv-label), less the head's right padding (0.5em of its 0.8em)
     const rowRoomPx = labelEm * fontPx - 0.5 * headPx;
     for (let i = 0; i < rows; i++) setText(rowHeads[i], abbreviate(rowLabels[i], rowRoomPx, font, headPx));
     // column labels: abbreviated to the cell; when even short labels (d1..d16) do not fit, every
@@ -523,7 +525,7 @@ export function matrixView(data, options = {}) {
     const longest = Math.max(...colLabels.map((s) => Math.min(s.length, 4)));   // longer ones abbreviate
     const stride = Math.max(1, Math.ceil((longest * 0.5 * 0.8 * fontPx + 4) / cellRoomPx));
     // a head's room, as the fixed table layout shares the grid's width (its cells, the label column, 2 px
-    // between columns); with a stride, the empty heads after it too, less its left padding (0.15rem)
+    // between columns); with a stride, the empty heads after it too, less its left padding (0.1875em of its 0.8em)
     const gridPx = Math.min(width, labelEm * fontPx + cols * CELL_MAX_EM * fontPx + (cols + 2) * 2);
     const headRoomPx = Math.max(0, (gridPx - labelEm * fontPx - (cols + 2) * 2) / cols);
     const colRoomPx = stride > 1 ? headRoomPx * stride + (stride - 1) * 2 - 0.1875 * headPx : headRoomPx;

@@ -22,6 +22,31 @@ const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 //   preventDefault() holds the stepper on the step before, and calling detail.proceed() later (say,
 //   once the learner has made a prediction) moves on to that step and lets it through from then on.
 //   stage: an element for the views the steps walk through, inside the stepper, so ← → work there too.
+// On paper every drawing is whole: while the page prints (beforeprint, or print media emulated), each
+// stepper shows every value its steps would reveal, and its own step again afterwards. Nothing is applied
+// or announced: the learner's step, caption and answers stay.
+const printable = new Set();          // WeakRefs of the steppers' roots (a stepper dropped with its page goes)
+const printHooksOf = new WeakMap();   // root -> {revealAll, revealSteps}
+let printWatched = false;
+function printing(on) {
+  for (const ref of printable) {
+    const root = ref.deref();
+    if (!root) { printable.delete(ref); continue; }
+    if (!root.isConnected) continue;
+    const hooks = printHooksOf.get(root);
+    if (on) hooks.revealAll(); else hooks.revealSteps();
+  }
+}
+function watchPrint(root, hooks) {
+  printHooksOf.set(root, hooks);
+  printable.add(new WeakRef(root));
+  if (printWatched || typeof matchMedia !== 'function' || typeof addEventListener !== 'function') return;
+  printWatched = true;
+  matchMedia('print').addEventListener('change', (e) => printing(e.matches));
+  addEventListener('beforeprint', () => printing(true));
+  addEventListener('afterprint', () => printing(false));
+}
+
 export function stepper({ steps, views = {}, label = 'Steps', testid, onChange } = {}) {
   const prevBtn = el('button', { type: 'button', class: 'stepper-btn', 'data-testid': 'step-prev' },
     el('span', { 'aria-hidden': 'true', text: '← ' }), 'Back');
@@ -55,16 +80,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
       if (focus) focusBox.replaceChildren(focus); else focusBox.replaceChildren();
       focusBox.hidden = !focus;
     }
-    // what the steps up to this one computed: shown; the rest pending
-    for (const viewName of revealed) {
-      const spec = { rows: [], cols: [], cells: [] };
-      for (let k = 0; k <= index; k++) {
-        const r = list[k].reveals && list[k].reveals[viewName];
-        if (!r) continue;
-        spec.rows.push(...(r.rows || [])); spec.cols.push(...(r.cols || [])); spec.cells.push(...(r.cells || []));
-      }
-      views[viewName].reveal(spec);
-    }
+    revealSteps();
     for (const [viewName, view] of Object.entries(views)) {
       const spec = step.highlights && step.highlights[viewName];
       if (spec) view.highlight(spec);
@@ -80,6 +96,23 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
     if (step !== announced) root.dispatchEvent(new CustomEvent('stepchange', { bubbles: true, composed: true, detail: { index, id: step.id ?? null } }));
     announced = step;
   }
+
+  // what the steps up to this one computed: shown; the rest pending (on paper: all, see printing)
+  function revealSteps() {
+    if (index < 0) return;
+    const whole = typeof matchMedia === 'function' && matchMedia('print').matches;
+    for (const viewName of revealed) {
+      if (whole) { views[viewName].reveal(null); continue; }
+      const spec = { rows: [], cols: [], cells: [] };
+      for (let k = 0; k <= index; k++) {
+        const r = list[k].reveals && list[k].reveals[viewName];
+        if (!r) continue;
+        spec.rows.push(...(r.rows || [])); spec.cols.push(...(r.cols || [])); spec.cells.push(...(r.cells || []));
+      }
+      views[viewName].reveal(spec);
+    }
+  }
+  watchPrint(root, { revealAll: () => { for (const viewName of revealed) views[viewName].reveal(null); }, revealSteps });
 
   // May the stepper move onto step k? Asks the 'stepgate' listeners when the step has an id.
   function mayEnter(k) {
