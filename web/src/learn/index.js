@@ -30,9 +30,9 @@ export function learnHub(host, section, enabled) {
   const notice = h('p', { class: 'hint', role: 'status', 'data-testid': 'storage-notice', hidden: true });
   const reset = h('button', { type: 'button', class: 'secondary', 'data-testid': 'progress-reset', text: 'Reset my answers',
     onclick: () => progress.reset() });
+  const where = h('p', { class: 'hint', 'data-testid': 'progress-where' });
   const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
-    h('p', { role: 'status' }, count), reset,
-    h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' }), notice) : null;
+    h('p', { role: 'status' }, count), reset, where, notice) : null;
   // (a skip, "Just show me", counts as answered and not right; the bug hunt as right once a round's
   // first answer named its bug)
   const summary = () => {
@@ -55,6 +55,9 @@ export function learnHub(host, section, enabled) {
     if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
     count.textContent = `${parts.join('; ')}.`;
     count.dataset.answered = String(answered.length);
+    // where the answers go: this browser, or the page that took them over (an LMS package, a host)
+    const said = host.progressFromHost ? 'Your answers are kept by the course page this lab is part of (for example its LMS).' : 'Your answers stay in this browser (localStorage); nothing is sent anywhere.';
+    if (where.textContent !== said) where.textContent = said;
     // told once: the first element to find storage refused says it, and keeps saying it until the host
     // takes the answers over (el.progress), which keeps them
     const refused = !progress.persistent() && !host.progressFromHost;
