@@ -152,9 +152,8 @@ for (const engine of chosenEngines(['chromium', 'firefox'])) {
       assert.deepEqual(problems, []);
     });
 
-    // A number's Check is a form submission today, which allow-scripts alone blocks: issue 42a makes it
-    // a click and Enter. Until that is merged this test is a todo (it runs, and its failure is shown).
-    test(`${engine}: in a sandbox="allow-scripts" frame a number answer is graded (Check and Enter)`, { todo: 'needs issue 42a: Check without a form submission' }, async () => {
+    // A form submission is what allow-scripts alone blocks: a number's Check is a click and Enter, no form.
+    test(`${engine}: in a sandbox="allow-scripts" frame a number answer is graded (Check and Enter)`, async () => {
       const { page, problems } = await browser.newPage();
       const hostOrigin = new URL(host.url).origin;
       await page.goto(`${host.url}host.html#${encodeURIComponent(`${widget.url}embed.html?section=causal&parent-origin=${encodeURIComponent(hostOrigin)}`)}`);

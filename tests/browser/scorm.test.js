@@ -127,6 +127,7 @@ for (const engine of chosenEngines(['chromium', 'firefox'])) {
           // engine's answers for these inputs (the bug hunt's round is random: not kept).
           const course = await page.evaluate(() => window.launch(null, 'none'));
           assert.deepEqual([course.version, course.scormType, course.href, course.mastery], [version, 'sco', 'index.html', 0.8]);
+          assert.match(await page.evaluate(() => window.keptWhere()), /stay in this browser/);
           const expected = {};
           for (const q of await page.evaluate(() => window.questions())) {
             if (!q.canSkip || q.id === 'bug-hunt') continue;
@@ -139,6 +140,7 @@ for (const engine of chosenEngines(['chromium', 'firefox'])) {
           // storage, which the plain page filled); three right on the first try, two wrong, then leave.
           await page.evaluate(() => window.launch(null));
           assert.equal(await page.evaluate(() => window.answeredCount()), '0');
+          assert.match(await page.evaluate(() => window.keptWhere()), /kept by the course page/, 'the learner is told the LMS keeps the answers');
           const questions = await page.evaluate(() => window.questions());
           const total = questions.length;
           assert.deepEqual(await page.evaluate(() => window.summary()), { answered: 0, firstTryRight: 0, total });

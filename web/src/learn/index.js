@@ -30,9 +30,9 @@ export function learnHub(host, section, enabled) {
   const notice = h('p', { class: 'hint', role: 'status', 'data-testid': 'storage-notice', hidden: true });
   const reset = h('button', { type: 'button', class: 'secondary', 'data-testid': 'progress-reset', text: 'Reset my answers',
     onclick: () => progress.reset() });
+  const where = h('p', { class: 'hint', 'data-testid': 'progress-where' });
   const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
-    h('p', { role: 'status' }, count), reset,
-    h('p', { class: 'hint', text: 'Your answers stay in this browser (localStorage); nothing is sent anywhere.' }), notice) : null;
+    h('p', { role: 'status' }, count), reset, where, notice) : null;
   // {answered, firstTryRight, total}: the questions this element asks, those done (answered, right or
   // wrong, or shown with "Just show me", which counts as not right), and those right on the first try
   // (the bug hunt: once a round's first answer named its bug). The one count the bar reads, and what an
@@ -59,6 +59,9 @@ export function learnHub(host, section, enabled) {
     if (progress.dropped()) parts.push(droppedSentence(progress.dropped()));
     count.textContent = `${parts.join('; ')}.`;
     count.dataset.answered = String(s.answered);
+    // where the answers go: this browser, or the page that took them over (an LMS package, a host)
+    const said = host.progressFromHost ? 'Your answers are kept by the course page this lab is part of (for example its LMS).' : 'Your answers stay in this browser (localStorage); nothing is sent anywhere.';
+    if (where.textContent !== said) where.textContent = said;
     // told once: the first element to find storage refused says it, and keeps saying it until the host
     // takes the answers over (el.progress), which keeps them
     const refused = !progress.persistent() && !host.progressFromHost;
