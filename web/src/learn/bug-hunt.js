@@ -171,7 +171,7 @@ function build(ctx) {
     if (!revealed) {   // one wrong try: a hint from the numbers, and the second try
       feedback.setAttribute('data-correct', 'false');
       feedback.className = 'feedback wrong';
-      feedback.replaceChildren(h('p', { 'data-testid': 'bug-hint', text: `Not line ${tries[0] + 1}: it is as the book writes it. A hint, from the numbers: ${bug.symptom(ev)}. Which line decides that? You have one more try.` }));
+      feedback.replaceChildren(h('p', { class: 'bug-hint', 'data-testid': 'bug-hint', text: `Not line ${tries[0] + 1}: it is as the book writes it. A hint, from the numbers: ${bug.symptom(ev)}. Which line decides that? You have one more try.` }));
       answerBox.replaceChildren();
       return;
     }
