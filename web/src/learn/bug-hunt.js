@@ -49,6 +49,7 @@ function build(ctx) {
     about, feedback, answerBox, controls);
   const state = () => hub.progress.get(HUNT) || null;
   let current = state()?.order?.[state().index] || null;
+  if (state() && !Array.isArray(state().tries)) current = null;   // a round kept by the hunt that named bugs: a new round
   let shown = null;   // what the round's parts were last drawn for
   let controlsTaken = false;
   const narrow = matchMedia('(max-width: 480px)');
