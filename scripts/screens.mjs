@@ -84,7 +84,11 @@ try {
     // q(2) and the keys in the plane; the batched product with an output row linked
     await shootView(page, 'qk-plane', `${tag}-qk-plane.png`);
     await shootView(page, 'batched-product', `${tag}-batched-product.png`);
-    // the bug hunt: one round before the answer, then "Just show me": the buggy line beside the book's
+    // the bug hunt: a fresh round before the answer (the last pass may have answered one), then "Just show
+    // me": the buggy line beside the book's
+    const round = await page.locator('[data-section=bug-hunt] [data-testid=bug-hunt]').getAttribute('data-round');
+    await page.locator('[data-section=bug-hunt] [data-testid=bug-next]').click();
+    await page.waitForFunction((r) => document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=bug-hunt]').dataset.round !== r, round);
     await page.mouse.move(0, 0);   // no tooltip of a cell the pointer happens to be over
     await shootSection(page, 'bug-hunt', `${tag}-bug-hunt-before.png`);
     await page.locator('[data-section=bug-hunt] [data-testid=bug-skip]').click();

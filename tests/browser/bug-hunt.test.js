@@ -142,6 +142,32 @@ for (const name of chosenEngines()) {
       }
     });
 
+    check('a round stored by the earlier hunt (a bug named, no tries) gives way to a new round, the score kept', async () => {
+      await driver.open(`${server.url}?section=bug-hunt`);
+      await driver.waitForLab();
+      await driver.evaluate(() => {
+        for (const key of Object.keys(localStorage).filter((k) => k.startsWith('attention-lab/progress'))) {
+          const saved = JSON.parse(localStorage.getItem(key));
+          const order = ['mask_with_zero', 'divide_by_dk'];
+          saved.entries['bug-hunt'] = { order, index: 0, rounds: 3, found: 2, answer: 'mask_with_zero', correct: true, skipped: false, scored: '0:' + order.join() };
+          localStorage.setItem(key, JSON.stringify(saved));
+        }
+        return true;
+      });
+      await driver.open(`${server.url}?section=bug-hunt`);
+      await driver.waitForLab();
+      const seen = await driver.evaluate(() => {
+        const root = document.querySelector('attention-lab').shadowRoot;
+        return { answer: root.querySelector('[data-testid=bug-answer]').textContent, skip: root.querySelector('[data-testid=bug-skip]').hidden,
+          count: root.querySelector('[data-testid=progress-count]').textContent, round: root.querySelector('[data-testid=bug-hunt]').dataset.round };
+      });
+      assert.equal(seen.answer, '');
+      assert.equal(seen.skip, false);
+      assert.equal(seen.round, 'divide_by_dk');
+      assert.match(seen.count, /bug hunt: 2 of 3 bugs named on the first try/);
+      await driver.evaluate(() => { localStorage.clear(); return true; });
+    });
+
     if (name !== 'webkit') {   // WebKit's window cannot be 390 px wide (engines.test.js checks the page in a frame there)
       check('at 390 × 844 every drawn cell shows its number at 11 px or more, and no print is cut sideways', async () => {
         await driver.viewport(390, 844);

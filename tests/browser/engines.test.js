@@ -462,7 +462,7 @@ for (const name of chosenEngines()) {
         for (const id of ['predict-omega22', 'predict-top-weight', 'predict-z2-closest', 'predict-toy-shape', 'predict-mask', 'predict-row-sum', 'predict-dropout-scale', 'ex3.1', 'ex3.2', 'ex3.3']) {
           assert.ok(ids.includes(id), `${url}: ${id} is asked (asked: ${ids.join(', ')})`);
         }
-        assert.ok(ids.length >= 13, `${ids.length} questions`);
+        assert.ok(ids.length >= 12, `${ids.length} questions`);   // (the bug hunt's rounds: bug-hunt.test.js)
         for (const r of results) assert.deepEqual(r.seen, ['false', 'true'], `${url}: ${r.id} graded wrong, then right (expected ${r.expected})`);
         for (const r of results.filter((x) => x.id.startsWith('predict-'))) assert.equal(r.attempts, '2', `${url}: ${r.id} right on its second try`);
         assert.equal((await driver.evaluate(() => window.heard)).length, results.reduce((n, r) => n + r.answers, 0), 'an attention-lab-answer event for every answer');

@@ -49,6 +49,7 @@ function build(ctx) {
     about, feedback, answerBox, controls);
   const state = () => hub.progress.get(HUNT) || null;
   let current = state()?.order?.[state().index] || null;
+  if (state() && !Array.isArray(state().tries)) current = null;   // a round kept by the hunt that named bugs: a new round
   let shown = null;   // what the round's parts were last drawn for
   let controlsTaken = false;
   const narrow = matchMedia('(max-width: 480px)');
@@ -171,7 +172,7 @@ function build(ctx) {
     if (!revealed) {   // one wrong try: a hint from the numbers, and the second try
       feedback.setAttribute('data-correct', 'false');
       feedback.className = 'feedback wrong';
-      feedback.replaceChildren(h('p', { 'data-testid': 'bug-hint', text: `Not line ${tries[0] + 1}: it is as the book writes it. A hint, from the numbers: ${bug.symptom(ev)}. Which line decides that? You have one more try.` }));
+      feedback.replaceChildren(h('p', { class: 'bug-hint', 'data-testid': 'bug-hint', text: `Not line ${tries[0] + 1}: it is as the book writes it. A hint, from the numbers: ${bug.symptom(ev)}. Which line decides that? You have one more try.` }));
       answerBox.replaceChildren();
       return;
     }
