@@ -16,6 +16,10 @@ export const SCRIPT_BASE = hasDocument
 // own folder; configure({base}) or an engine-base still loads that folder's files instead.
 import { BUNDLED_FILES } from './bundled-files.js';
 export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
+// A page that carries everything inline (the Python helper's notebook output, python/attention_lab.py):
+// its scripts set self.AttentionLabInline = {engines: {simd, scalar}} (each a function giving the engine's
+// factory) before this bundle runs, so no engine file, font or worker is fetched.
+export const INLINE = (typeof self !== 'undefined' && self.AttentionLabInline && self.AttentionLabInline.engines) || null;
 export { BUNDLED_FILES };
 
 // The URL of one of KaTeX's fonts (a file name of katex/fonts/) for the element loading from base.

@@ -7,6 +7,7 @@ import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 import { causalPrompts } from '../learn/prompts.js';
+import { hasWeights, loadState, biasArgument } from './weights-code.js';
 
 export default {
   id: 'causal',
@@ -54,7 +55,7 @@ function build(ctx) {
     dropped.update(drawn(r('3.5.2/dropout_attn_weights'), words, (i, j, v) => (future(i, j) ? true : v === 0 && 'dropped')));
     ask.update(r);
     show(body,
-      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
+      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with ${hasWeights(D) ? 'your weights in the book’s SelfAttention_v2' : `the book’s SelfAttention_v2 (seed ${seedFor(st, 789)})`}, as §3.5 does.`),
       cell('queries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)', '3.5.1/attn_weights'),
       ask.mask.placed(),
       h('h3', { text: 'Route 1: zero the future, then renormalise' }),
@@ -79,7 +80,7 @@ function build(ctx) {
       h('h3', { text: 'CausalAttention, on your inputs' }),
       listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
       codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),
-      cell(`torch.manual_seed(${seedFor(st, 123)})\nd_out = ${st.d_out}\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out, context_length, 0.0)\ncontext_vecs = ca(batch)\nprint(context_vecs)`, '3.5.3/context_vecs'),
+      cell(`torch.manual_seed(${seedFor(st, 123)})\nd_out = ${st.d_out}\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out, context_length, 0.0${biasArgument(D)})${hasWeights(D) ? `\n${loadState(D, 'ca', 'causal')}` : ''}\ncontext_vecs = ca(batch)\nprint(context_vecs)`, '3.5.3/context_vecs'),
     );
   }
   return { el, update };
