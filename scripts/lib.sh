@@ -59,6 +59,11 @@ BROWSER_PACKAGES=(chromium firefox-esr webkit2gtk-driver libwebkit2gtk-4.1-0 lib
 # code cells through it (tests/browser/replay.test.js, scripts/replay_cells.py).
 PYTORCH_PACKAGES=(python3-torch libopenblas0-pthread)
 
+# The notebook helper's test (tests/browser/notebook.test.js): Debian's nbconvert runs a notebook in the
+# classic Notebook's kernel (python3-ipykernel, with the oracle's torch) into the HTML the browsers open;
+# libjs-requirejs is the RequireJS that HTML loads, as classic Notebook's page has it (nbconvert only recommends it).
+NOTEBOOK_PACKAGES=(jupyter-nbconvert python3-ipykernel python3-notebook libjs-requirejs)
+
 # start_webkit_driver: Xvfb on a free display and WebKitWebDriver on a free port, both stopped when
 # the calling script exits (even on failure). Exports ATTN_WEBKIT_DRIVER (the driver's URL), or, when
 # either cannot start, ATTN_WEBKIT_DRIVER_ERROR: the WebKit checks then fail saying why.
