@@ -8,6 +8,7 @@
 #include "replay/book.h"
 #include "core/kernels.h"
 #include "core/limits.h"
+#include "page/sections.h"
 #include "requests/request.h"
 
 namespace {
@@ -16,6 +17,7 @@ const char* kUsage =
     "usage: attention-lab <command>\n"
     "  book      print every cell of chapter 3, as PyTorch prints it\n"
     "  eval      read one JSON request on stdin, write one JSON answer on stdout\n"
+    "  section   the same for the page's sectionData request ({\"section\": ...}; docs/cli.md)\n"
     "  kernels   list the kernel back ends; * marks the active one (ATTN_KERNELS forces one)\n"
     "  bench     time every back end (one thread); --json prints one JSON object per line\n";
 
@@ -26,7 +28,7 @@ int cmd_book() {
 
 // Reads at most one byte more than a request may have, so an endless or oversized input is refused
 // at once (eval_request names the limit) instead of being read to its end.
-int cmd_eval() {
+int cmd_eval(attn::EvalResult (*answer)(const std::string&)) {
     std::string request;
     char chunk[1 << 16];
     size_t n;
@@ -35,7 +37,7 @@ int cmd_eval() {
         request.append(chunk, n);
     }
     if (static_cast<int64_t>(request.size()) > attn::limits::kMaxRequestBytes) request.resize(attn::limits::kMaxRequestBytes + 1);
-    attn::EvalResult result = attn::eval_request(request);
+    attn::EvalResult result = answer(request);
     std::printf("%s\n", result.json.c_str());
     return result.ok ? 0 : 2;
 }
@@ -70,7 +72,8 @@ int main(int argc, char** argv) {
     const std::string cmd = argc > 1 ? argv[1] : "";
     try {
         if (cmd == "book") return cmd_book();
-        if (cmd == "eval") return cmd_eval();
+        if (cmd == "eval") return cmd_eval(attn::eval_request);
+        if (cmd == "section") return cmd_eval(attn::section_data);
         if (cmd == "kernels") return cmd_kernels();
         if (cmd == "bench") return attn::bench::run(argc - 2, argv + 2);
     } catch (const std::exception& e) {

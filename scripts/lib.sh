@@ -59,10 +59,12 @@ BROWSER_PACKAGES=(chromium firefox-esr webkit2gtk-driver libwebkit2gtk-4.1-0 lib
 # code cells through it (tests/browser/replay.test.js, scripts/replay_cells.py).
 PYTORCH_PACKAGES=(python3-torch libopenblas0-pthread)
 
-# Hosts the browser tests put the widget in (docs/notebooks.md): tests/browser/notebooks.test.js executes a
-# notebook that shows it with `jupyter nbconvert --execute` (python3-ipykernel is its kernel), and
-# dist.test.js builds an MkDocs site (`mkdocs build --strict`) holding the release's web/ folder.
-HOST_PACKAGES=(jupyter-nbconvert python3-ipykernel python3-nbclient mkdocs)
+# Hosts the browser tests put the widget in (docs/notebooks.md, docs/python.md): notebooks.test.js and
+# notebook.test.js execute notebooks with `jupyter nbconvert --execute` (python3-ipykernel is their kernel,
+# with the oracle's torch; libjs-requirejs is the RequireJS that classic Notebook's HTML loads, which
+# nbconvert only recommends), and dist.test.js builds an MkDocs site (`mkdocs build --strict`) holding the
+# release's web/ folder.
+HOST_PACKAGES=(jupyter-nbconvert python3-ipykernel python3-nbclient python3-notebook libjs-requirejs mkdocs)
 
 # start_webkit_driver: Xvfb on a free display and WebKitWebDriver on a free port, both stopped when
 # the calling script exits (even on failure). Exports ATTN_WEBKIT_DRIVER (the driver's URL), or, when

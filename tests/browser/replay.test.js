@@ -33,7 +33,14 @@ function randomExamples(count, seed) {
     return example(`random: ${tokens} tokens, ${d} dimensions, values up to ±10, d_out ${out}, seed ${exampleSeed}`, tokens, d, out, exampleSeed, 10);
   });
 }
-// The book's example (no attributes) and 12 others: 2 and 16 tokens, 1 and 16 dimensions, values up to
+// A module's weights, {name: rows × cols}, from the same LCG.
+function weightsOf(names, rows, cols, seed) {
+  return Object.fromEntries(names.map((name, k) => {
+    const flat = numbers(rows * cols, 1, seed * 7 + k);
+    return [name, Array.from({ length: rows }, (_, i) => flat.slice(i * cols, (i + 1) * cols))];
+  }));
+}
+// The book's example (no attributes) and 14 others: 2 and 16 tokens, 1 and 16 dimensions, values up to
 // ±1000, several seeds, d_out from 1 to 16 (odd ones: Listing 3.5's assert, shown as Python shows it).
 const EXAMPLES = [
   { name: 'the book', words: null },
@@ -50,12 +57,16 @@ const EXAMPLES = [
   // from query_2 @ keys.T as the cell computes it, not from row 2 of the full product
   example('16 tokens, 16 dimensions, values up to ±3, d_out 16, seed 1', 16, 16, 16, 1, 3),
   ...randomExamples(3, 43),
+  // a reader's own weights (the weights attribute), loaded by the code cells: nn.Linear's layout (d_out = 4
+  // from them), and SelfAttention_v1's (d_out = 3)
+  { ...example('5 tokens, 3 dimensions, nn.Linear weights of d_out 4', 5, 3, null, null, 2), weights: weightsOf(['W_query.weight', 'W_key.weight', 'W_value.weight'], 4, 3, 11) },
+  { ...example('6 tokens, 2 dimensions, SelfAttention_v1 weights of d_out 3, seed 5', 6, 2, null, 5, 1), weights: weightsOf(['W_query', 'W_key', 'W_value'], 2, 3, 12) },
 ];
 
 const esc = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 // exercises="off": every cell a question would hold back until answered is shown at once (the same
 // cells a learner sees after answering), so the notebook runs whole.
-const attrs = (e) => `exercises="off"${e.words ? ` words="${esc(JSON.stringify(e.words))}" inputs="${esc(JSON.stringify(e.inputs))}" d-out="${e.dOut}"${e.seed === null ? '' : ` seed="${e.seed}"`}` : ''}`;
+const attrs = (e) => `exercises="off"${e.words ? ` words="${esc(JSON.stringify(e.words))}" inputs="${esc(JSON.stringify(e.inputs))}"${e.dOut === null ? '' : ` d-out="${e.dOut}"`}${e.seed === null ? '' : ` seed="${e.seed}"`}` : ''}${e.weights ? ` weights="${esc(JSON.stringify(e.weights))}"` : ''}`;
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -134,6 +145,10 @@ for (const e of EXAMPLES) {
     for (const section of ['batched', 'why-sqrt-dk']) groups.push({ name: section, cells: cells.filter((c) => c.section === section) });
     for (const optimizer of ['adam', 'sgd']) groups.push({ name: `train (${optimizer})`, cells: await trainedCell(page, optimizer) });
     assert.ok(groups.every((g) => g.cells.length > 0), 'every group has cells');
+    if (e.weights) {   // the reader's weights are loaded into each module that takes them (§3.4.2, §3.5.3, §3.6.2)
+      const code = groups[0].cells.map((c) => c.code).join('\n');
+      assert.equal((code.match(/\.load_state_dict\(\{ {3}# your weights/g) || []).length, 4, 'sa_v1, sa_v2, ca and mha load the weights');
+    }
     const { ran, mismatches } = replay(groups);
     assert.ok(ran >= 25, `${ran} cells ran`);
     assert.deepEqual(mismatches.filter((m) => !stoppedRunAgrees(m)).map(describe), []);

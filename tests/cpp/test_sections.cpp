@@ -163,7 +163,7 @@ TEST_CASE("bad section requests are refused with a sentence", "[sections]") {
     CHECK(section_error(R"({"inputs":[[1],[2]],"d_out":1})").find("missing field \"section\": give one of: batched, step-by-step") == 0);
     CHECK(section_error(R"({"section":"causal","inputs":[[1],[2]],"d_out":1,"seed,d_out":1})") ==
           "unknown field \"seed,d_out\" for section \"causal\"; the fields it takes are: section, inputs, d_out, seed, "
-          "temperature, corrupt, corrupt_row, d_k, bug, ex3_1");
+          "temperature, corrupt, corrupt_row, d_k, bug, ex3_1, weights");
     CHECK(section_error(R"({"section":"causal","inputs":[[1,2],[2]],"d_out":1})") ==
           "\"inputs\" is ragged: every row at depth 2 must have 2 entries, like the first one");
     CHECK(section_error(R"({"section":"causal","inputs":[[1],["inf"]],"d_out":1})") ==

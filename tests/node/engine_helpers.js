@@ -25,10 +25,11 @@ async function engine(kind) {
 
 // `attention-lab eval` on one request: its stdout without the newline (exit status 2 = an error answer).
 // kernels forces a native back end (ATTN_KERNELS), e.g. "scalar" to compare with the scalar wasm engine.
-function cliEval(requestText, kernels) {
+// command "section": `attention-lab section`, the page's sectionData request.
+function cliEval(requestText, kernels, command = "eval") {
   const env = kernels ? { ...process.env, ATTN_KERNELS: kernels } : process.env;
-  const r = spawnSync(CLI, ["eval"], { input: requestText, encoding: "utf8", maxBuffer: 1 << 30, env });
-  if (r.status !== 0 && r.status !== 2) throw new Error(`attention-lab eval exited ${r.status}: ${r.stderr}`);
+  const r = spawnSync(CLI, [command], { input: requestText, encoding: "utf8", maxBuffer: 1 << 30, env });
+  if (r.status !== 0 && r.status !== 2) throw new Error(`attention-lab ${command} exited ${r.status}: ${r.stderr}`);
   return r.stdout.replace(/\n$/, "");
 }
 

@@ -17,6 +17,10 @@ export const SCRIPT_BASE = hasDocument ? new URL('.', scriptSrc || location.href
 import { BUNDLED_FILES } from './bundled-files.js';
 import { nextTask } from './scheduler.js';
 export const bundled = (base) => BUNDLED_FILES !== null && base === SCRIPT_BASE;
+// A page that carries everything inline (the Python helper's notebook output, python/attention_lab.py):
+// its scripts set self.AttentionLabInline = {engines: {simd, scalar}} (each a function giving the engine's
+// factory) before this bundle runs, so no engine file, font or worker is fetched.
+export const INLINE = (typeof self !== 'undefined' && self.AttentionLabInline && self.AttentionLabInline.engines) || null;
 export { BUNDLED_FILES };
 
 // The classic script run with document.currentScript null (Jupyter Notebook's outputs evaluate a script's

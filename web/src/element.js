@@ -6,7 +6,7 @@ import ELEMENT_CSS from './element.css';
 import { VIEWS_CSS, useScheduler } from './views/index.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
-import { defaultBase, engineBaseFolder, configureBases, fontURL, warnIfGuessed, isGuessedFolder, guessedFolderSentence } from './base-url.js';
+import { defaultBase, engineBaseFolder, configureBases, fontURL, warnIfGuessed, isGuessedFolder, guessedFolderSentence, INLINE } from './base-url.js';
 import { h, para } from './dom.js';
 import { katexFrom, drainMath, renderMath, deferMath, onKatexCss } from './math.js';
 import { loadEngine, sectionData, compileRequestReader } from './engine.js';
@@ -24,7 +24,7 @@ import { learnHub, exercisesOn, openStorage, checkedProgress } from './learn/ind
 import { STORE_VERSION } from './learn/progress.js';
 
 // The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
-const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature'];
+const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature', 'weights'];
 
 const THEMES = new Set(['auto', 'light', 'dark']);
 const themeOf = (value) => (value === null ? 'auto' : value.trim());
@@ -96,7 +96,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       this.started = true;
       let base = null;
       try { base = this.useEngineBase(); } catch { /* render() shows the message */ }
-      if (base) { addKatexFonts(base); katexFrom(base); }   // KaTeX itself loads only for a formula without a build-time template
+      if (base && !INLINE) { addKatexFonts(base); katexFrom(base); }   // inline (a notebook): KaTeX comes with the page, the fonts are the system's   // KaTeX itself loads only for a formula without a build-time template
       this.render();
     });
   }
@@ -258,7 +258,11 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
   async build(section, engine, kind, generation, book, { lab, loadingLine }) {
     this.adoptStyles();
     let start;
-    try { start = this.example(book); } catch (e) { this.showMessage(e.message); return; }
+    try {
+      start = this.example(book);
+      // the reader's weights checked once against the inputs (the engine's sentence names the layout)
+      if (start.weights) sectionData(engine, { section: 'classes', inputs: inputRows(start), d_out: start.d_out, weights: start.weights });
+    } catch (e) { this.showMessage(start && start.weights ? `attention-lab: weights: ${e.message}` : e.message); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
@@ -272,7 +276,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       // The section's one engine call for this update: everything it shows, for the learner's inputs
       // (asked once per edit: the editor's preview and §3.4 ask for the same).
       data: (id, extra = {}) => {
-        const request = { section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...extra };
+        const request = { section: id, inputs: inputRows(ctx.state), d_out: ctx.state.d_out, seed: ctx.state.seed, ...(ctx.state.weights ? { weights: ctx.state.weights } : {}), ...extra };
         const key = JSON.stringify(request);
         if (!answers.has(key)) {
           if (answers.size > 16) answers.clear();   // a slider asks for many temperatures in one edit

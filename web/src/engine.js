@@ -2,7 +2,7 @@
 // to it: sectionData, one call per section and update, returning every value, shape and print the
 // section shows.
 import { scriptURL, integrityOf, loadFailure } from './trusted.js';
-import { bundled, BUNDLED_FILES } from './base-url.js';
+import { bundled, BUNDLED_FILES, INLINE } from './base-url.js';
 // The engine's loader (bindings/loader.js, its one source; engine/loader.js is the Worker's copy) is
 // part of this bundle, so the engine file's download starts when the element first renders: fetched
 // as a script of its own, it cost a round trip before the engine's (15-25 ms from a local server).
@@ -30,7 +30,10 @@ export function loadEngine(kind, base) {
   if (engines.has(key)) return engines.get(key);
   const chosen = kind === 'auto' ? loader.best() || undefined : kind;   // (else the loader reads ?engine= of the host's URL)
   let started;
-  if (bundled(base)) {
+  if (INLINE) {
+    // the engines came with the page (the notebook helper's output): whichever it carries
+    started = loader.load({ kind: INLINE[chosen] ? chosen : Object.keys(INLINE)[0], factories: INLINE });
+  } else if (bundled(base)) {
     // the ES module build: the engines come in as the host's bundler emitted them
     started = loader.load({ kind: chosen, factories: BUNDLED_FILES.engines });
   } else {
@@ -117,6 +120,7 @@ export function startTrainRun(engine, request) {
 // passed. Throws a sentence where browsers start no worker from that folder: another origin (Worker
 // URLs must be same-origin; a blob: stub would need worker-src blob:) or file://.
 export function startEngineWorker(base) {
+  if (INLINE) throw new Error('The timing runs the engine in a Web Worker, which a notebook\'s output cannot start from inline scripts; open the page from a server (./scripts/run) for it.');
   if (bundled(base)) {
     // the ES module build: the worker the host's bundler emitted (Vite does; esbuild does not)
     return workerStand(Promise.resolve(), () => BUNDLED_FILES.worker(), (m) => m,

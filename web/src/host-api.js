@@ -56,12 +56,18 @@ export function defineHostProperties(proto) {
     get() { const rows = readJSON(this.getAttribute('inputs')); return Array.isArray(rows) ? rows : null; },
     set(v) { write(this, 'inputs', Array.isArray(v) ? JSON.stringify(v) : v); },
   });
+  // a module's state_dict as lists ({name: rows}); an object is written as JSON, a string as given
+  Object.defineProperty(proto, 'weights', {
+    configurable: true, enumerable: true,
+    get() { const w = readJSON(this.getAttribute('weights')); return w && typeof w === 'object' && !Array.isArray(w) ? w : null; },
+    set(v) { write(this, 'weights', v !== null && typeof v === 'object' ? JSON.stringify(v) : v); },
+  });
 }
 
 // A property set on the element before its class was defined (a framework rendering first) is an own
 // property shadowing the setter: it is taken off and set again through the setter.
 export function upgradeHostProperties(el) {
-  for (const prop of [...Object.keys(STRING_PROPERTIES), ...Object.keys(NUMBER_PROPERTIES), 'words', 'inputs', 'progress']) {
+  for (const prop of [...Object.keys(STRING_PROPERTIES), ...Object.keys(NUMBER_PROPERTIES), 'words', 'inputs', 'progress', 'weights']) {
     if (Object.prototype.hasOwnProperty.call(el, prop)) {
       const value = el[prop];
       delete el[prop];
@@ -92,7 +98,7 @@ export function keepLearnerEdits(live, start, changed) {
   state.inputs = (changed.has('inputs') || !sameShape ? start : live).inputs.slice();
   state.words = (changed.has('words') || live.tokens !== start.tokens ? start : live).words.slice();
   state.seed = changed.has('seed') ? start.seed : live.seed;
-  state.d_out = changed.has('d-out') ? start.d_out : live.d_out;
+  state.d_out = changed.has('d-out') || changed.has('weights') ? start.d_out : live.d_out;
   state.temperature = changed.has('temperature') ? start.temperature : live.temperature;
   return state;
 }

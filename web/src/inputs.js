@@ -29,7 +29,7 @@ export function inputRows(state) {
 // top of the book's state. Throws an Error whose message names the attribute and says what to write.
 export function stateFromAttributes(get, book) {
   const state = { ...book, words: book.words.slice(), inputs: book.inputs.slice() };
-  state.custom = ['words', 'inputs', 'seed', 'd-out', 'temperature'].some((name) => get(name) !== null);
+  state.custom = ['words', 'inputs', 'seed', 'd-out', 'temperature', 'weights'].some((name) => get(name) !== null);
   const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
   const bad = (name, value, what) => new Error(`attention-lab: ${name}="${excerpt(String(value))}" ${what}`);
   const inputsText = get('inputs');
@@ -82,6 +82,13 @@ export function stateFromAttributes(get, book) {
     if (r.error) throw bad('d-out', dOutText, `is not a d_out. ${r.error}`);
     state.d_out = r.value;
   }
+  const weightsText = get('weights');
+  if (weightsText !== null) {
+    state.weights = parseWeights(weightsText, bad);
+    const dOut = weightsDOut(state.weights);
+    if (dOutText !== null && dOut !== null && dOut !== state.d_out) throw bad('d-out', dOutText, `is not the d_out of the weights, which give ${dOut}; remove d-out (it follows from the weights).`);
+    if (dOut !== null) state.d_out = dOut;
+  }
   const tText = get('temperature');
   if (tText !== null) {
     const t = tText.trim();
@@ -93,6 +100,25 @@ export function stateFromAttributes(get, book) {
     state.temperature = v;
   }
   return state;
+}
+
+// The weights attribute: a JSON object of a module's state_dict as lists ({k: v.tolist() for k, v in
+// module.state_dict().items()}). Names, layouts and shapes are the engine's to check (its sentence names
+// the layout: requests/request_weights.cpp); here only that it is such an object.
+function parseWeights(text, bad) {
+  let w;
+  try { w = JSON.parse(text); } catch { w = null; }
+  if (w === null || typeof w !== 'object' || Array.isArray(w) || !Object.values(w).every(Array.isArray)) {
+    throw bad('weights', text, 'is not a JSON object of a module\'s weights; write e.g. weights=\'{"W_query.weight": [[...]], "W_key.weight": [[...]], "W_value.weight": [[...]]}\' (nn.Linear\'s layout, d_out × d_in), or W_query, W_key, W_value for SelfAttention_v1\'s (d_in × d_out).');
+  }
+  return w;
+}
+// d_out as the weights give it: the rows of W_query.weight, the columns of W_query (null: the engine says what is wrong).
+export function weightsDOut(w) {
+  const m = w['W_query.weight'] ?? w.W_query;
+  if (!Array.isArray(m) || !m.length) return null;
+  const n = 'W_query.weight' in w ? m.length : (Array.isArray(m[0]) ? m[0].length : null);
+  return n >= 1 && n <= LIMITS.dOutMax ? n : null;
 }
 
 // At most about 80 characters of a bad value, for the sentence that quotes it (a value may be

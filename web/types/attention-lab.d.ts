@@ -94,6 +94,9 @@ export interface AttentionLabElement extends HTMLElement {
   seed: number | null;
   /** mirrors d-out; null removes it (2) */
   dOut: number | null;
+  /** mirrors weights: a module's state_dict as lists ({k: v.tolist() for k, v in m.state_dict().items()}),
+   * written as JSON; null removes it (the seed's weights) */
+  weights: Record<string, number[] | number[][]> | null;
   /** mirrors temperature, the slider's starting T; null removes it (√d_k) */
   temperature: number | null;
   theme: AttentionLabTheme | (string & {});
@@ -142,6 +145,7 @@ export interface AttentionLabJSXProps {
   inputs?: string | number[][];
   seed?: string | number;
   'd-out'?: string | number;
+  weights?: string;
   temperature?: string | number;
   theme?: AttentionLabTheme;
   engine?: AttentionLabEngine;

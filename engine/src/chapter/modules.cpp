@@ -265,4 +265,32 @@ Tensor MultiHeadAttention::forward(const Tensor& x, Generator& gen, AttentionTra
     return out_proj.forward(context_vec);
 }
 
+void ModuleWeights::apply(SelfAttentionV1& m) const {
+    if (has_bias()) throw Error(kV1HasNoBias);
+    m.W_query = transpose_2d(W_query).as_parameter();
+    m.W_key = transpose_2d(W_key).as_parameter();
+    m.W_value = transpose_2d(W_value).as_parameter();
+}
+
+void ModuleWeights::apply(Linear& q, Linear& k, Linear& v) const {
+    const std::pair<Linear*, std::pair<const Tensor*, const Tensor*>> all[] = {
+        {&q, {&W_query, &b_query}}, {&k, {&W_key, &b_key}}, {&v, {&W_value, &b_value}}};
+    for (const auto& [lin, wb] : all) {
+        lin->weight = *wb.first;
+        lin->weight.as_parameter();
+        lin->bias = *wb.second;
+        if (lin->bias.numel()) lin->bias.as_parameter();
+    }
+}
+
+void ModuleWeights::apply(MultiHeadAttention& m) const {
+    apply(m.W_query, m.W_key, m.W_value);
+    if (out_weight.numel()) {
+        m.out_proj.weight = out_weight;
+        m.out_proj.weight.as_parameter();
+        m.out_proj.bias = out_bias;
+        m.out_proj.bias.as_parameter();
+    }
+}
+
 }  // namespace attn

@@ -88,6 +88,25 @@ struct MultiHeadAttention {
     static int64_t count_params(int64_t d_in, int64_t d_out, bool qkv_bias);
 };
 
+// A reader's own weights for the chapter's modules (their state_dict's), held in nn.Linear's layout
+// (d_out, d_in); requests/request_weights.h reads and checks them. Applied after a module is built
+// from its seed, so every other draw (dropout, an out_proj not given) stays the seed's.
+struct ModuleWeights {
+    Tensor W_query, W_key, W_value;  // (d_out, d_in)
+    Tensor b_query, b_key, b_value;  // (d_out), or all three empty
+    Tensor out_weight, out_bias;     // out_proj's (d_out, d_out) and (d_out), or both empty
+    bool v1_layout = false;          // given as SelfAttention_v1's W_query (d_in, d_out)
+    int64_t d_out() const { return W_query.shape[0]; }
+    bool has_bias() const { return b_query.numel() > 0; }
+    // SelfAttention_v1 has no bias: throws this sentence when the weights have one.
+    static constexpr const char* kV1HasNoBias =
+        "SelfAttention_v1 has no bias, so the weights' W_query.bias, W_key.bias and W_value.bias cannot be drawn here; "
+        "§3.4.2's SelfAttention_v2, §3.5 and §3.6 draw them";
+    void apply(SelfAttentionV1& m) const;
+    void apply(Linear& q, Linear& k, Linear& v) const;
+    void apply(MultiHeadAttention& m) const;  // out_proj too, when given
+};
+
 // The page's temperature slider: softmax(scores / T).
 Tensor temperature_softmax(const Tensor& scores, double temperature);
 

@@ -21,6 +21,7 @@
 #include "requests/json_out.h"
 #include "requests/request.h"
 #include "requests/request_fields.h"
+#include "requests/request_weights.h"
 
 namespace attn {
 
@@ -39,6 +40,8 @@ struct SectionRequest {
     int64_t corrupt_row = 1;
     std::string bug = kBugNames[0];
     std::optional<std::vector<std::string>> ex3_1;  // the learner's sa_v1.W_query, W_key, W_value
+    std::optional<ModuleWeights> weights;           // a reader's module's, instead of the seeds' draws
+    const ModuleWeights* own() const { return weights ? &*weights : nullptr; }
 };
 
 // Through `eval`'s reader (parse_request: the size, NUL bytes, nesting depth, duplicate keys, numbers
@@ -57,7 +60,7 @@ SectionRequest parse(const std::string& text) {
         fail({"unknown section ", attn::quoted(r.section), "; use one of: ", id_list});
     }
     f.reject_unknown_fields_of("section " + attn::quoted(r.section), {"section", "inputs", "d_out", "seed", "temperature",
-                                                               "corrupt", "corrupt_row", "d_k", "bug", "ex3_1"});
+                                                               "corrupt", "corrupt_row", "d_k", "bug", "ex3_1", "weights"});
     if (f.given("inputs")) {
         const Shape shape = f.tensor_shape("inputs", 2);
         checks::whole(static_cast<double>(shape[0]), lim::kMinReplayTokens, lim::kMaxReplayTokens, "the number of tokens (rows of \"inputs\")");
@@ -66,7 +69,13 @@ SectionRequest parse(const std::string& text) {
     } else {
         r.inputs = book_inputs();
     }
-    r.d_out = f.integer("d_out", 1, lim::kMaxReplayDim);
+    if (f.given("weights")) r.weights = read_weights(*j.find("weights"), r.inputs.shape[1]);
+    // d_out follows from the weights; a d_out given with them must agree
+    r.d_out = f.integer("d_out", 1, lim::kMaxReplayDim, r.weights ? std::optional<int64_t>(r.weights->d_out()) : std::nullopt);
+    if (r.weights && r.d_out != r.weights->d_out()) {
+        fail({"\"d_out\" is ", r.d_out, " but the weights give d_out = ", r.weights->d_out(),
+              r.weights->v1_layout ? " (the columns of W_query)" : " (the rows of W_query.weight)", "; leave d_out out, or give ", r.weights->d_out()});
+    }
     if (f.given("seed")) r.seeds.learner = f.seed();
     if (f.given("temperature")) {
         r.temperature = f.number("temperature");
@@ -96,7 +105,8 @@ __attribute__((noinline)) void add_cell(std::vector<BookCell>& out, const char* 
 AttentionTrace v1_trace(const SectionRequest& r) {
     Generator gen;
     gen.manual_seed(r.seeds(123));
-    const SelfAttentionV1 sa(r.inputs.shape[1], r.d_out, gen);
+    SelfAttentionV1 sa(r.inputs.shape[1], r.d_out, gen);
+    if (r.weights) r.weights->apply(sa);
     AttentionTrace tr;
     sa.forward(r.inputs, &tr);
     return tr;
@@ -235,7 +245,8 @@ void add_ex3_1(std::vector<BookCell>& out, const SectionRequest& r) {
     gen.manual_seed(r.seeds(123));
     SelfAttentionV1 sa_v1(d_in, r.d_out, gen);
     gen.manual_seed(r.seeds(789));
-    const SelfAttentionV2 sa_v2(d_in, r.d_out, false, gen);
+    SelfAttentionV2 sa_v2(d_in, r.d_out, r.weights && r.weights->has_bias(), gen);
+    if (r.weights) r.weights->apply(sa_v2.W_query, sa_v2.W_key, sa_v2.W_value);
     const auto pick = [&](const std::string& choice) {
         const Linear& lin = choice.rfind("W_query", 0) == 0 ? sa_v2.W_query : choice.rfind("W_key", 0) == 0 ? sa_v2.W_key : sa_v2.W_value;
         const bool transposed = choice.size() > 2 && choice.compare(choice.size() - 2, 2, ".T") == 0;
@@ -278,6 +289,19 @@ void add_bug_hunt(std::vector<BookCell>& out, const SectionRequest& r) {
     out.push_back({"bug/program", std::nullopt, run.program, {}, {}, "", run.program, ""});
 }
 
+// A reader's weights as the engine holds them (float32), in both layouts, for the code cells that set
+// them: weights/W_query (SelfAttention_v1's, d_in × d_out) and weights/W_query.weight (nn.Linear's), ...
+void add_weights(std::vector<BookCell>& out, const ModuleWeights& w) {
+    const std::pair<const char*, const Tensor*> projections[] = {{"W_query", &w.W_query}, {"W_key", &w.W_key}, {"W_value", &w.W_value}};
+    for (const auto& [name, t] : projections) {
+        add_cell(out, cat({"weights/", name}), transpose_2d(*t));
+        add_cell(out, cat({"weights/", name, ".weight"}), *t);
+    }
+    const std::pair<const char*, const Tensor*> rest[] = {{"W_query.bias", &w.b_query}, {"W_key.bias", &w.b_key}, {"W_value.bias", &w.b_value},
+                                                          {"out_proj.weight", &w.out_weight}, {"out_proj.bias", &w.out_bias}};
+    for (const auto& [name, t] : rest) if (t->numel()) add_cell(out, cat({"weights/", name}), *t);
+}
+
 // The chapter's cells each section shows (printing the others would cost an update its time).
 bool shown_by(const std::string& section, const std::string& id) {
     if (section == "batched") return id == "3.3.2/attn_weights" || id == "3.3.2/all_context_vecs" || id.rfind("toy/", 0) == 0 || id == "inputs";
@@ -292,8 +316,11 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
     if (r.section != "batched") add_cell(out, "inputs", r.inputs);  // batched's part has it
     const std::function<bool(const std::string&)> wanted = [&](const std::string& id) { return shown_by(r.section, id); };
     const auto append = [&](ChapterPart part) {
-        for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds, wanted)) out.push_back(std::move(c));
+        for (BookCell& c : chapter3_part(part, r.inputs, r.d_out, r.seeds, wanted, r.own())) out.push_back(std::move(c));
     };
+    const bool draws_module = r.section == "step-by-step" || r.section == "temperature" || r.section == "classes" ||
+                              r.section == "causal" || r.section == "multi-head";
+    if (r.weights && draws_module) add_weights(out, *r.weights);
     if (r.section == "batched") {
         append(ChapterPart::simplified);
         add_debug_rows(out, r);
@@ -306,10 +333,15 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         add_dk_experiment(out, r);
     } else if (r.section == "classes") {
         append(ChapterPart::classes);
-        // Listing 3.1's row 2 against z(2) as the step-by-step section computes it
-        append(ChapterPart::step_by_step);
-        add_cell(out, "3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1));
-        if (r.ex3_1) add_ex3_1(out, r);
+        // Listing 3.1's row 2 against z(2) as the step-by-step section computes it (SelfAttention_v1: a
+        // reader's weights with biases are not its, and its cells say so)
+        if (!(r.weights && r.weights->has_bias())) {
+            append(ChapterPart::step_by_step);
+            add_cell(out, "3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1));
+            if (r.ex3_1) add_ex3_1(out, r);
+        } else if (r.ex3_1) {
+            out.push_back({"ex3.1/chosen", std::nullopt, "", {}, {}, "", "", ModuleWeights::kV1HasNoBias});
+        }
     } else if (r.section == "causal") {
         append(ChapterPart::causal);
     } else if (r.section == "bug-hunt") {

@@ -24,7 +24,10 @@ inline constexpr const char* kSectionIds[] = {"batched", "step-by-step", "temper
 //                      row of the weights; debug/attn_weights and debug/all_context_vecs are what it used),
 //           "bug": a name of replay/bug_hunt.h's kBugNames (bug-hunt only; default the first: its cells are
 //                  bug/correct, bug/buggy and bug/diff, or bug/raised (PyTorch's error line) for the last two,
-//                  bug/keep (the causal program's keep mask), bug/tensor and bug/program as text)}
+//                  bug/keep (the causal program's keep mask), bug/tensor and bug/program as text),
+//           "weights": a reader's module's state_dict as lists (requests/request_weights.h): the sections
+//                      that draw that module use it instead of the seed's draws, d_out follows from it,
+//                      and weights/<name> cells give it back in both layouts}
 // answer:  {"section": id, "results": {name: R, ...}}, "inputs" among them, with R as eval's result (shape, values, print
 //           without grad_fn, grad_fn and print_with_grad_fn when it has one) plus "line", exactly what
 //           Python's print writes, and "label" when print has one; or R = {"error": sentence} for a

@@ -95,7 +95,7 @@ std::vector<BookCell> chapter3_cells() {
 namespace {
 
 // Each part takes the same arguments; the simplified one has no weights, so no d_out and no seed.
-void part_simplified(Recorder& rec, const Tensor& inputs, int64_t /*d_out*/, Seeds /*seeds*/) {
+void part_simplified(Recorder& rec, const Tensor& inputs, int64_t /*d_out*/, Seeds /*seeds*/, const ModuleWeights* /*w*/) {
     rec.tensor("inputs", inputs);
 
     // 3.3.1 simplified attention for one query
@@ -144,13 +144,14 @@ void part_simplified(Recorder& rec, const Tensor& inputs, int64_t /*d_out*/, See
     rec.tensor("toy/all_context_vecs", matmul(toy_weights, toy_inputs));
 }
 
-void part_step_by_step(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds) {
+void part_step_by_step(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds, const ModuleWeights* w) {
     Generator gen;
     const int64_t d_in = inputs.shape[1];
     // 3.4.1 step by step
     const Tensor x_2 = row(inputs, 1);
     gen.manual_seed(seeds(123));
-    const SelfAttentionV1 weights(d_in, d_out, gen);  // the same three torch.rand draws
+    SelfAttentionV1 weights(d_in, d_out, gen);  // the same three torch.rand draws
+    if (w) w->apply(weights);
     const Tensor W_query = detach(weights.W_query), W_key = detach(weights.W_key),
                  W_value = detach(weights.W_value);
     rec.tensor("3.4.1/W_query", W_query);
@@ -175,33 +176,43 @@ void part_step_by_step(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds
     for (const auto& [name, t] : temps) rec.tensor(std::string("slider/T=") + name, temperature_softmax(attn_scores_2, t));
 }
 
-void part_classes(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds) {
+void part_classes(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds, const ModuleWeights* w) {
     Generator gen;
     const int64_t d_in = inputs.shape[1];
-    // 3.4.2 Listing 3.1
+    const bool qkv_bias = w && w->has_bias();
+    // 3.4.2 Listing 3.1 (a reader's weights with biases cannot be SelfAttention_v1's: its cells say so)
     gen.manual_seed(seeds(123));
     SelfAttentionV1 sa_v1(d_in, d_out, gen);
-    rec.tensor("3.4.2/sa_v1", sa_v1.forward(inputs));
+    rec.attempt({"3.4.2/sa_v1"}, [&] {
+        if (w) w->apply(sa_v1);
+        rec.tensor("3.4.2/sa_v1", sa_v1.forward(inputs));
+    });
 
     // Listing 3.2
     gen.manual_seed(seeds(789));
-    const SelfAttentionV2 sa_v2(d_in, d_out, false, gen);
+    SelfAttentionV2 sa_v2(d_in, d_out, qkv_bias, gen);
+    if (w) w->apply(sa_v2.W_query, sa_v2.W_key, sa_v2.W_value);
     rec.tensor("3.4.2/sa_v2", sa_v2.forward(inputs));
     rec.tensor("3.4.2/sa_v2.W_query.weight", detach(sa_v2.W_query.weight));
 
-    // Exercise 3.1: v2's weights, transposed, moved into v1 give the same output
-    sa_v1.W_query = transpose_2d(sa_v2.W_query.weight).as_parameter();
-    sa_v1.W_key = transpose_2d(sa_v2.W_key.weight).as_parameter();
-    sa_v1.W_value = transpose_2d(sa_v2.W_value.weight).as_parameter();
-    rec.tensor("ex3.1/sa_v1_with_v2_weights", sa_v1.forward(inputs));
+    // Exercise 3.1: v2's weights, transposed, moved into v1 give the same output (v1 has no bias)
+    rec.attempt({"ex3.1/sa_v1_with_v2_weights"}, [&] {
+        if (qkv_bias) w->apply(sa_v1);  // its sentence
+        sa_v1.W_query = transpose_2d(sa_v2.W_query.weight).as_parameter();
+        sa_v1.W_key = transpose_2d(sa_v2.W_key.weight).as_parameter();
+        sa_v1.W_value = transpose_2d(sa_v2.W_value.weight).as_parameter();
+        rec.tensor("ex3.1/sa_v1_with_v2_weights", sa_v1.forward(inputs));
+    });
 }
 
-void part_causal(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds) {
+void part_causal(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds, const ModuleWeights* w) {
     Generator gen;
     const int64_t d_in = inputs.shape[1];
+    const bool qkv_bias = w && w->has_bias();
     // 3.5.1 causal mask, by renormalisation and by -inf
     gen.manual_seed(seeds(789));  // the sa_v2 of Listing 3.2
-    const SelfAttentionV2 sa_v2(d_in, d_out, false, gen);
+    SelfAttentionV2 sa_v2(d_in, d_out, qkv_bias, gen);
+    if (w) w->apply(sa_v2.W_query, sa_v2.W_key, sa_v2.W_value);
     const Tensor queries = sa_v2.W_query.forward(inputs);
     const Tensor keys_v2 = sa_v2.W_key.forward(inputs);
     Tensor attn_scores = matmul(queries, transpose_2d(keys_v2));
@@ -231,13 +242,14 @@ void part_causal(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds
     rec.size("3.5.3/batch.shape", batch.shape);
     gen.manual_seed(seeds(123));
     const int64_t batch_tokens = batch.shape[1];
-    const CausalAttention ca(d_in, d_out, batch_tokens, 0.0, false, gen);
+    CausalAttention ca(d_in, d_out, batch_tokens, 0.0, qkv_bias, gen);
+    if (w) w->apply(ca.W_query, ca.W_key, ca.W_value);
     Tensor context_vecs = ca.forward(batch, gen);
     rec.tensor("3.5.3/context_vecs", context_vecs);
     rec.size("3.5.3/context_vecs.shape", context_vecs.shape, "context_vecs.shape:");
 }
 
-void part_multi_head(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds) {
+void part_multi_head(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds seeds, const ModuleWeights* w) {
     Generator gen;
     const int64_t d_in = inputs.shape[1];
     const Tensor batch = stack({inputs, inputs});
@@ -268,7 +280,8 @@ void part_multi_head(Recorder& rec, const Tensor& inputs, int64_t d_out, Seeds s
     // the book's d_out = 2, or the learner's, which two heads must divide
     rec.attempt({"3.6.2/context_vecs", "3.6.2/context_vecs.shape"}, [&] {
         gen.manual_seed(seeds(123));
-        const MultiHeadAttention mha(d_in, d_out, batch_tokens, 0.0, 2, false, gen);
+        MultiHeadAttention mha(d_in, d_out, batch_tokens, 0.0, 2, w && w->has_bias(), gen);
+        if (w) w->apply(mha);
         context_vecs = mha.forward(batch, gen);
         rec.tensor("3.6.2/context_vecs", context_vecs);
         rec.size("3.6.2/context_vecs.shape", context_vecs.shape, "context_vecs.shape:");
@@ -285,16 +298,16 @@ void check_sizes(const Tensor& inputs, int64_t d_out) {
 }  // namespace
 
 std::vector<BookCell> chapter3_part(ChapterPart part, const Tensor& inputs, int64_t d_out, Seeds seeds,
-                                    const std::function<bool(const std::string&)>& wanted) {
+                                    const std::function<bool(const std::string&)>& wanted, const ModuleWeights* w) {
     check_sizes(inputs, d_out);
     Recorder rec;
     if (wanted) rec.wanted = &wanted;
     switch (part) {
-        case ChapterPart::simplified: part_simplified(rec, inputs, d_out, seeds); break;
-        case ChapterPart::step_by_step: part_step_by_step(rec, inputs, d_out, seeds); break;
-        case ChapterPart::classes: part_classes(rec, inputs, d_out, seeds); break;
-        case ChapterPart::causal: part_causal(rec, inputs, d_out, seeds); break;
-        case ChapterPart::multi_head: part_multi_head(rec, inputs, d_out, seeds); break;
+        case ChapterPart::simplified: part_simplified(rec, inputs, d_out, seeds, w); break;
+        case ChapterPart::step_by_step: part_step_by_step(rec, inputs, d_out, seeds, w); break;
+        case ChapterPart::classes: part_classes(rec, inputs, d_out, seeds, w); break;
+        case ChapterPart::causal: part_causal(rec, inputs, d_out, seeds, w); break;
+        case ChapterPart::multi_head: part_multi_head(rec, inputs, d_out, seeds, w); break;
     }
     return rec.cells;
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "chapter/modules.h"
 #include "core/tensor.h"
 
 namespace attn {
@@ -58,9 +59,13 @@ std::vector<BookCell> chapter3_cells();
 std::vector<BookCell> chapter3_cells(const Tensor& inputs, int64_t d_out);
 
 // One part of that replay, with the learner's seed policy; only the cells `wanted` accepts (all when
-// it is empty) are printed and returned. Throws Error on bad sizes.
+// it is empty) are printed and returned. With `weights` (a reader's module), each module whose weights
+// those are takes them after its seeded build: §3.4.1's W_query, W_key, W_value, Listings 3.1 and 3.2,
+// §3.5's sa_v2 and CausalAttention, Listing 3.5's MultiHeadAttention (§3.6.1's wrapper keeps its
+// seed: its heads are other modules). Throws Error on bad sizes.
 std::vector<BookCell> chapter3_part(ChapterPart part, const Tensor& inputs, int64_t d_out, Seeds seeds = {},
-                                    const std::function<bool(const std::string&)>& wanted = {});
+                                    const std::function<bool(const std::string&)>& wanted = {},
+                                    const ModuleWeights* weights = nullptr);
 
 // `attention-lab book`: "# <id>\n<print line>\n" for every cell.
 std::string book_text();

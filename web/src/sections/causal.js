@@ -7,6 +7,7 @@ import { seedFor } from '../inputs.js';
 import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 import { causalPrompts, DROPOUT_QUESTION_P } from '../learn/prompts.js';
+import { hasWeights, loadState, biasArgument } from './weights-code.js';
 
 export default {
   id: 'causal',
@@ -65,9 +66,9 @@ function build(ctx) {
     // Each question holds back what answers it (and what comes after it in the story): the mask's
     // zeros, then the renormalised rows and route 2, then dropout's factor (docs/questions.md).
     show(body,
-      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with the book’s SelfAttention_v2 (seed ${seedFor(st, 789)}), as §3.5 does.`),
+      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with ${hasWeights(D) ? 'your weights in the book’s SelfAttention_v2' : `the book’s SelfAttention_v2 (seed ${seedFor(st, 789)})`}, as §3.5 does.`),
       // Listing 3.2's sa_v2 built again: exercise 3.1 (the solution notebook's) builds another after seed 123
-      cell(`torch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out)   # Listing 3.2's, as §3.4.2 builds it\nqueries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)`, '3.5.1/attn_weights'),
+      cell(`torch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out${biasArgument(D)})   # Listing 3.2's, as §3.4.2 builds it${hasWeights(D) ? `\n${loadState(D, 'sa_v2', 'v2')}` : ''}\nqueries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)`, '3.5.1/attn_weights'),
       ask.mask.placed(),
       ask.mask.gate(
         h('h3', { text: 'Route 1: zero the future, then renormalise' }),
@@ -96,7 +97,7 @@ function build(ctx) {
       h('h3', { text: 'CausalAttention, on your inputs' }),
       listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
       codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),
-      cell(`torch.manual_seed(${seedFor(st, 123)})\nd_out = ${st.d_out}\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out, context_length, 0.0)\ncontext_vecs = ca(batch)\nprint(context_vecs)`, '3.5.3/context_vecs'),
+      cell(`torch.manual_seed(${seedFor(st, 123)})\nd_out = ${st.d_out}\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out, context_length, 0.0${biasArgument(D)})${hasWeights(D) ? `\n${loadState(D, 'ca', 'causal')}` : ''}\ncontext_vecs = ca(batch)\nprint(context_vecs)`, '3.5.3/context_vecs'),
     );
   }
   return { el, update };

@@ -7,6 +7,7 @@ import { placeNote } from './order.js';
 import LISTING_3_1 from '../../../book/listings/listing_3_1.py';
 import LISTING_3_2 from '../../../book/listings/listing_3_2.py';
 import { exercise31 } from '../learn/exercises.js';
+import { hasWeights, loadState, biasArgument } from './weights-code.js';
 
 // Exercise 3.1 as the author's solution notebook writes it: both classes built after the same seed.
 const exercise31Code = (seed) => `torch.manual_seed(${seed})
@@ -51,15 +52,17 @@ function build(ctx) {
         z2 === row2 ? `The highlighted row 2 is ${row2}: exactly z(2), computed by hand in ${byHand}. The class runs the identical dataflow for all ${v1.shape[0]} queries at once.`
           : `Row 2 is ${row2}, but z(2) in ${byHand} is ${z2}.`);
     }
+    const own = hasWeights(D);   // the reader's weights, loaded after each module is built
+    const load = (module, kind) => (own ? `\n${loadState(D, module, kind)}` : '');
     const sameAsV2 = !ex.error && !v2n.error && ex.print === v2n.print;
     ex31.update();
     show(body,
       para(`All of ${byHand}, bundled into a PyTorch module: the book’s Listing 3.1.`),
-      resultCell(`${LISTING_3_1.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 123)})\nsa_v1 = SelfAttention_v1(d_in, d_out)\nprint(sa_v1(inputs))`, v1, '3.4.2/sa_v1', { row: 1 }),
+      resultCell(`${LISTING_3_1.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 123)})\nsa_v1 = SelfAttention_v1(d_in, d_out)${load('sa_v1', 'v1')}\nprint(sa_v1(inputs))`, v1, '3.4.2/sa_v1', { row: 1 }),
       rowNote,
       h('h3', { text: 'Listing 3.2 — the same class with nn.Linear' }),
       para('nn.Linear (with bias=False) computes the same projections, but its weight initialization makes training more stable than raw torch.rand parameters, so the numbers differ:'),
-      resultCell(`${LISTING_3_2.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out)\nprint(sa_v2(inputs))`, v2, '3.4.2/sa_v2'),
+      resultCell(`${LISTING_3_2.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out${biasArgument(D)})${load('sa_v2', 'v2')}\nprint(sa_v2(inputs))`, v2, '3.4.2/sa_v2'),
       // Exercise 3.1 transfers weights between modules: the engine's replay of the chapter does it too.
       h('h3', { text: 'Exercise 3.1 — compare SelfAttention_v1 and v2' }),
       ex31.placed(),

@@ -12,6 +12,7 @@ import { sectionFrame, inputsPython, show } from './common.js';
 import { placeNote } from './order.js';
 import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
 import { stepByStepPrompts } from '../learn/prompts.js';
+import { hasWeights, plainParameters } from './weights-code.js';
 import { qkPlane } from '../views/qk-plane.js';
 
 export default {
@@ -308,9 +309,9 @@ function build(ctx) {
       para(`${dOutText}. `, d_in !== dk
         ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
         : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
-      para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (here still random, from torch.rand with the seed), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
+      para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (', hasWeights(D) ? 'here yours, from the weights you gave' : 'here still random, from torch.rand with the seed', '), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
       para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal (a step that uses them shows them with 4), and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see, dashed, the query, key and value it links and its row of z.'),
-      codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\ntorch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
+      codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\n${hasWeights(D) ? `# your weights (SelfAttention_v1's layout, d_in × d_out)\n${plainParameters(D)}` : `torch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)`}\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
         q2.line, { cell: '3.4.1/query_2' }),
       para('Although only ', ['$', 'z^{(2)}'], ` (for “${words[1]}”) is wanted, the query is matched against every token and retrieves from every token, so all keys and values are computed at once:`),
       codeCell('keys = inputs @ W_key\nvalues = inputs @ W_value\nprint("keys.shape:", keys.shape)', r('3.4.1/keys.shape').line, { cell: '3.4.1/keys.shape' }),
