@@ -52,7 +52,8 @@ export function exercise31(ctx) {
   const seed = () => seedFor(ctx.state, 123);
   const chosen = () => Object.fromEntries(SLOTS.map((s, k) => [s, selects[k].value]));
   // the engine's run of the notebook (both seeds the notebook's) with the learner's choice, or the book's .T
-  const notebook = (choice) => ctx.data('classes', { seed: seed(), ...(choice ? { ex3_1: choice } : {}) });
+  // (never a reader's own weights: the notebook's modules are torch.manual_seed's draws, as its code cell says)
+  const notebook = (choice) => ctx.data('classes', { seed: seed(), weights: undefined, ...(choice ? { ex3_1: choice } : {}) });
   // the engine runs sa_v1 with the learner's choice; right when it prints sa_v2's tensor to the last digit
   function verdict(choice) {
     const D = notebook(choice);

@@ -23,7 +23,8 @@ print(sa_v1(inputs))
 print(sa_v2(inputs))`;
 
 // Why the notebook's sa_v2 prints other numbers than Listing 3.2's above: the seed it is built after.
-export function seedNote(state, bookV2, notebookV2) {
+export function seedNote(state, bookV2, notebookV2, ownWeights = false) {
+  if (ownWeights) return 'Your own weights are in Listing 3.2’s sa_v2 above; the exercise, as the author’s solution notebook, builds its modules from torch.manual_seed’s draws. Whichever sa_v2 you take, its weights moved into sa_v1 print sa_v2’s own tensor.';
   if (state.seed !== null) return `With your seed (${state.seed}) in every torch.manual_seed, Listing 3.2’s sa_v2 and this one are the same module.`;
   const first = (t) => t.print.split('\n')[0].replace(/^tensor\(/, '').replace(/,$/, '') + ', ...';
   return `These are not the numbers of Listing 3.2’s sa_v2 above (${first(bookV2)}): the book builds that one after torch.manual_seed(789), `
@@ -69,7 +70,7 @@ function build(ctx) {
       ex31.gate(para('The solution, as the author’s solution notebook writes it: assign v2’s weights to v1, each transposed, and both print the same tensor. With your inputs:'),
         resultCell(exercise31Code(seedFor(st, 123)), ex.error || v2n.error ? (ex.error ? ex : v2n) : { line: `${ex.line}\n${v2n.line}` }, 'ex3.1/notebook'),
         h('p', { class: sameAsV2 ? 'match' : 'note error', 'data-testid': 'ex31-same', text: sameAsV2 ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' }),
-        v2.error || v2n.error ? null : h('p', { 'data-testid': 'ex31-seed-note', text: seedNote(st, v2, v2n) })),
+        v2.error || v2n.error ? null : h('p', { 'data-testid': 'ex31-seed-note', text: seedNote(st, v2, v2n, own) })),
     );
   }
   return { el, update };
