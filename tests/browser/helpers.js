@@ -182,12 +182,17 @@ async function layOutEverySectionInPage() {
 // "Just show me", in order (each is shown once the one before is answered), lets the stepper through,
 // for tests that walk the steps.
 const STEPPER_QUESTIONS = ['predict-omega22', 'predict-top-weight', 'predict-z2-closest'];
-async function letStepperThrough(page) {
-  for (const id of STEPPER_QUESTIONS) {
+// §3.5's questions, in order: each holds back its prints and maps until answered or skipped.
+const CAUSAL_QUESTIONS = ['predict-mask', 'predict-row-sum', 'predict-dropout-scale'];
+// "Just show me" for each question not yet revealed, in order (a later one is shown once the one before is answered).
+async function skipQuestions(page, ids) {
+  for (const id of ids) {
     const prompt = page.locator(`[data-exercise=${id}]`).first();
-    if ((await prompt.getAttribute('data-revealed')) !== 'true') await prompt.locator('[data-testid=predict-skip]').click();   // (progress kept from an earlier test: already through)
+    if ((await prompt.getAttribute('data-revealed')) !== 'true') await prompt.locator('[data-testid=predict-skip]').click();
   }
 }
+// (progress kept from an earlier test of the file: those already revealed are skipped)
+function letStepperThrough(page) { return skipQuestions(page, STEPPER_QUESTIONS); }
 
 // Runs in the page (page.evaluate, or a cross-engine driver's evaluate): every drawn cell of the matrix
 // views matched by selector in the element's shadow root, with its state, its background colour and that
@@ -252,4 +257,4 @@ async function releaseFramesInPage() {
 }
 
 module.exports = {
-  STEPPER_QUESTIONS, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+  STEPPER_QUESTIONS, CAUSAL_QUESTIONS, skipQuestions, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
