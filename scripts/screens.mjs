@@ -69,6 +69,8 @@ try {
     // each step brings its result into sight under the sticky caption
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(OUT, `${tag}-stepper.png`) });
+    // §3.5's maps are held back until its questions are answered: shown here as after "Just show me"
+    for (const id of ['predict-mask', 'predict-row-sum', 'predict-dropout-scale']) await page.locator(`[data-exercise=${id}] [data-testid=predict-skip]`).click();
     for (const id of ['temperature', 'why-sqrt-dk', 'causal']) await shootSection(page, id, `${tag}-${id}.png`);
     // the batched toy before its shape is answered: the rows to work out given, their results held back
     const toy = page.locator('[data-exercise=predict-toy-shape]');

@@ -8,7 +8,7 @@ const assert = require('node:assert/strict');
 const path = require('node:path');
 const fs = require('node:fs');
 const esbuild = require('esbuild');
-const { drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage, layOutEverySection, letStepperThrough } = require('./helpers');
+const { skipQuestions, CAUSAL_QUESTIONS, drawnCellsInPage, ROOT, CELLS, SCREENSHOTS, launch, startServer, newPage, waitForLab, settle, openEditor, nativeEval, rowsOf, shootWholePage, layOutEverySection, letStepperThrough } = require('./helpers');
 
 let browser, server;
 before(async () => { browser = await launch(); server = await startServer(); });
@@ -355,10 +355,12 @@ test('screenshots of the batched section and the plane at 1280 and 390 px', asyn
     await waitForLab(page);
     // every part laid out first: the parts above the plane at their placeholders' heights would move it
     // while the screenshot is taken (scroll anchoring keeps a learner's view still, not the shot's box)
+    await letStepperThrough(page);   // the plane is held back with ω₂₂ until its question is answered
     await layOutEverySection(page);
     await page.locator('[data-testid=qk-plane]').screenshot({ path: path.join(SCREENSHOTS, `qk-plane-${width}.png`) });
     await page.goto(`${server.url}?section=causal`);
     await waitForLab(page);
+    await skipQuestions(page, CAUSAL_QUESTIONS);   // the maps are held back until §3.5's questions are answered
     // the masked scores, the causal pair with its legend, the dropout pair with its legend: one image
     const box = await page.evaluate(() => {
       const root = document.querySelector('attention-lab').shadowRoot;

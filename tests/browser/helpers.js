@@ -206,12 +206,17 @@ async function layOutEverySectionInPage() {
 // "Just show me", in order (each is shown once the one before is answered), lets the stepper through,
 // for tests that walk the steps.
 const STEPPER_QUESTIONS = ['predict-omega22', 'predict-top-weight', 'predict-z2-closest'];
-async function letStepperThrough(page) {
-  for (const id of STEPPER_QUESTIONS) {
+// §3.5's questions, in order: each holds back its prints and maps until answered or skipped.
+const CAUSAL_QUESTIONS = ['predict-mask', 'predict-row-sum', 'predict-dropout-scale'];
+// "Just show me" for each question not yet revealed, in order (a later one is shown once the one before is answered).
+async function skipQuestions(page, ids) {
+  for (const id of ids) {
     const prompt = page.locator(`[data-exercise=${id}]`).first();
-    if ((await prompt.getAttribute('data-revealed')) !== 'true') await prompt.locator('[data-testid=predict-skip]').click();   // (progress kept from an earlier test: already through)
+    if ((await prompt.getAttribute('data-revealed')) !== 'true') await prompt.locator('[data-testid=predict-skip]').click();
   }
 }
+// (progress kept from an earlier test of the file: those already revealed are skipped)
+function letStepperThrough(page) { return skipQuestions(page, STEPPER_QUESTIONS); }
 
 // Runs in the page (or in the 390 px iframe #f, inFrame, for an engine whose window cannot be so narrow):
 // walks §3.4.1's stepper with Next from its first step to its last, after the learner's example is set
@@ -356,4 +361,4 @@ async function releaseFramesInPage() {
 }
 
 module.exports = {
-  STEPPER_QUESTIONS, launchEngine, walkStepperInPage, smallDigitsInPage, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };
+  STEPPER_QUESTIONS, CAUSAL_QUESTIONS, skipQuestions, launchEngine, walkStepperInPage, smallDigitsInPage, holdLiveMapInPage, releaseFramesInPage, shootWholePage, drawnCellsInPage, letStepperThrough, layOutEverySection, layOutEverySectionInPage, ROOT, WEB, SCREENSHOTS, CELLS, MUST_SHOW, cellLine, launch, startServer, newPage, waitForLab, openEditor, settle, collectCells, shownCells, nativeEval, unparsablePython, rowsOf, nativeContext };

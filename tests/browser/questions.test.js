@@ -230,6 +230,50 @@ test('chromium: in a frame sandboxed with allow-scripts only, Check and Enter gr
   }
 });
 
+// Numbers as people write them: thousands grouped by commas or spaces, a leading +; a decimal comma or a
+// bad grouping refused with a sentence, and no try spent on it.
+test('chromium: an answer with thousands separators or a + is read; an ambiguous one is one sentence and costs no try', async () => {
+  const browser = await launch(), server = await startServer();
+  try {
+    const { page, problems } = await newPage(browser.context);
+    await page.goto(`${server.url}?section=causal`);
+    await waitForLab(page);
+    await page.evaluate(() => localStorage.clear());
+    const prompt = page.locator('[data-exercise=predict-dropout-scale]');
+    const input = prompt.locator('[data-testid=predict-input]'), alert = prompt.locator('[role=alert]'), fb = prompt.locator('[data-testid=predict-feedback]');
+    const refused = async (text, sentence) => {
+      await input.fill(text);
+      await input.press('Enter');
+      assert.match(await alert.textContent(), sentence, text);
+      assert.equal(await alert.isVisible(), true);
+      assert.equal(await fb.isVisible(), false, `${text}: no try spent`);
+    };
+    await refused('1,25', /“1,25” is ambiguous: is the comma a decimal comma or a thousands separator\? Write a decimal point/);
+    await refused('12,50,000', /may only group the digits in threes/);
+    await refused('2,360 064', /mixes commas and spaces/);
+    await refused('0x10', /is not a number/);
+    await input.fill('2,360,064');   // read as 2360064: a first try, too high
+    await prompt.locator('[data-testid=predict-check]').click();
+    assert.match(await fb.textContent(), /^Not yet: 2360064 is not it\. .*too high/);
+    const scale = nativeEval({ op: 'dropout', seed: 123, p: DROPOUT_P, x: Array.from({ length: 6 }, () => Array(6).fill(1)) }).values.find((x) => x !== 0);
+    await input.fill(`+${scale}`);
+    await input.press('Enter');
+    assert.equal(await fb.getAttribute('data-correct'), 'true');
+    // spaces group thousands too (exercise 3.3's count, exact)
+    await page.goto(`${server.url}?section=multi-head`);
+    await waitForLab(page);
+    const n = CELLS.get('ex3.3/num_params').values[0];
+    const ex33 = page.locator('[data-exercise="ex3.3"]');
+    await ex33.locator('[data-testid=predict-input]').fill(String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '\u202f'));
+    await ex33.locator('[data-testid=predict-check]').click();
+    assert.equal(await ex33.locator('[data-testid=predict-feedback]').getAttribute('data-correct'), 'true');
+    await page.evaluate(() => localStorage.clear());
+    assert.deepEqual(problems, []);
+  } finally {
+    await browser.close(); await server.close();
+  }
+});
+
 // A verdict is kept as given: wrong at d_out = 3, then the host goes back to d_out = 2 (where the same
 // number would be right): still wrong, "graded for your earlier inputs", and the current value shown.
 test('chromium: a graded answer keeps its verdict when the inputs change', async () => {
