@@ -118,7 +118,8 @@ test('an edit is on screen in the next frame; what is off screen follows, and up
   const result = await page.evaluate(async () => {
     const lab = document.querySelector('attention-lab');
     const root = lab.shadowRoot;
-    const view = (name) => root.querySelector(`[data-section] [data-matrix="${name}"]`);   // not the editor's preview
+    // not the editor's preview; §3.4's (§3.3.2's product, first on the page since issue 42, has an inputs view too)
+    const view = (name) => root.querySelector(`[data-section=${name === 'causal attn_weights' ? 'causal' : 'step-by-step'}] [data-matrix="${name}"]`);
     const cell = (name) => view(name).querySelector('td[data-row="1"][data-col="0"]').dataset.value;
     const read = () => ({ shown: cell('attn_weights'), above: cell('inputs'), below: cell('causal attn_weights') });
     // §3.4's weights on screen; its x view (the same section) and the causal section off screen
