@@ -213,3 +213,43 @@ TEST_CASE("printf_double and decimal_to_double match printf and strtod", "[forma
                              "1.7976931348623159e308", "9007199254740993", "123456789012345678901234567890e-5", "1E5", "-1.5e+20"})
         read_back(text);
 }
+
+// issue 43: the exponent was clamped at 100,000 (so a long number could read as 0 or as too large), and
+// every exponent below -22 took slow_decimal's big-integer division (4 MiB of 5e-324: 2 s). Now a
+// 192-bit table decides all but near-ties; every text still reads as strtod reads it.
+TEST_CASE("decimal_to_double: long numbers read exactly, and the table path agrees with strtod", "[format]") {
+    auto read = [](const std::string& t) { return attn::decimal_to_double(t.data(), t.size()); };
+    CHECK(read("0." + std::string(999999, '0') + "1e1000000") == 1.0);
+    CHECK(read("1" + std::string(999999, '0') + "e-1000000") == 0.1);
+    const double tiny = read("-" + std::string(999999, '0') + "5e-1000");  // -5 · 10^-1000: -0
+    CHECK((tiny == 0.0 && std::signbit(tiny)));
+    CHECK(read("1e-99999999999999999999") == 0.0);
+    CHECK(std::isinf(read("1e99999999999999999999")));
+    CHECK(read("5e-324") == std::ldexp(1.0, -1074));
+    CHECK(read("2.4703282292062327e-324") == 0.0);  // below half the smallest subnormal
+    CHECK(read("2.4703282292062328e-324") == std::ldexp(1.0, -1074));
+    // short and long digit strings over every exponent, and halfway points between neighbours
+    uint64_t x = 43;
+    auto next = [&x] { x = x * 6364136223846793005ull + 1442695040888963407ull; return x; };
+    char buf[160];
+    for (int i = 0; i < 100000; i++) {
+        const unsigned long long digits = next() % 10000000000000000000ull;
+        std::snprintf(buf, sizeof buf, "%llue%d", digits, static_cast<int>(next() % 680) - 360);
+        INFO(buf);
+        CHECK(read(buf) == std::strtod(buf, nullptr));
+        uint64_t bits = next() & 0x7fefffffffffffffull;
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        std::snprintf(buf, sizeof buf, "%.30e", v / 2 + std::nextafter(v, INFINITY) / 2);
+        INFO(buf);
+        CHECK(read(buf) == std::strtod(buf, nullptr));
+    }
+}
+
+TEST_CASE("an eval request reads a long number's value, not its clamped exponent", "[format][limits]") {
+    const std::string one = "0." + std::string(999999, '0') + "1e1000000";
+    const attn::EvalResult r = attn::eval_request("{\"op\":\"softmax\",\"x\":[" + one + ",0]}");
+    INFO(r.error);
+    REQUIRE(r.ok);
+    CHECK(r.json.find("tensor([0.7311, 0.2689])") != std::string::npos);
+}
