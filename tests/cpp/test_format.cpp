@@ -121,6 +121,15 @@ TEST_CASE("python_format writes what printf writes for '.4f', '.0f' and '.4e'", 
     // exact halves at the last printed digit: 0.5, 2.5, 1.00005 (not a float: its neighbours), 2^-k
     for (float v : {0.5f, 1.5f, 2.5f, -2.5f, 0.00005f, 1.00005f, 0.000125f, 9.99995f, 99999.5f, 0.0f, -0.0f, 1e-45f, 3.4028235e38f}) check_all(v);
     for (int e = -149; e <= 127; e++) check_all(std::ldexp(1.0f, e));
+    // ties at the fifth significant digit (1.03125 is 1.0312|5): the scaling is exact, so a half rounds to
+    // even without the big-integer route; and values far below 1e-18, scaled in steps of 10^22 (issue 43)
+    for (int n = 0; n < 40000; n += 7)
+        for (int s = 1; s <= 12; s++) check_all(std::ldexp(static_cast<float>(2 * n + 1), -s));
+    for (int e = -149; e < -60; e++)
+        for (int m = 1; m < 64; m += 3) check_all(std::ldexp(static_cast<float>(m), e)), check_all(std::ldexp(static_cast<float>(m) + 0.5f, e));
+    CHECK(attn::python_format(1.03125f, 'e', 4) == "1.0312e+00");
+    CHECK(attn::python_format(1.09375f, 'e', 4) == "1.0938e+00");
+    CHECK(attn::python_format(1.4e-45f, 'e', 4) == "1.4013e-45");
     CHECK(attn::python_format(0.30609f, 'f', 4) == "0.3061");
     CHECK(attn::python_format(9.99996f, 'e', 4) == "1.0000e+01");
     CHECK(attn::python_format(-0.0, 'f', 4) == "-0.0000");

@@ -72,8 +72,8 @@ TEST_CASE("train: the page's largest run and the bounds' own edges are accepted"
     const checks::AttentionSizes s{1, 2048, 1, 1, 1, 2048, 0.0};
     const checks::Work step = checks::train_step_work(s, checks::Module::causal_attention, false, checks::Optimizer::sgd);
     const int64_t most = lim::kMaxTrainWork / (step.numbers + step.multiply_adds);
-    CHECK_NOTHROW(checks::check_train_run(step, most, 1));
-    CHECK_THROWS_AS(checks::check_train_run(step, most + 1, 1), attn::Error);
+    CHECK_NOTHROW(checks::check_train_run(step, most, 1, false));
+    CHECK_THROWS_AS(checks::check_train_run(step, most + 1, 1, false), attn::Error);
     // Adam costs more per parameter than SGD, and dropout more per score than none
     const checks::AttentionSizes wide{1, 1, 512, 512, 1, 1, 0.0};
     CHECK(checks::train_step_work(wide, checks::Module::self_attention, false, checks::Optimizer::adam).numbers >
@@ -82,6 +82,26 @@ TEST_CASE("train: the page's largest run and the bounds' own edges are accepted"
     dropped.dropout = 0.1;
     CHECK(checks::train_step_work(dropped, checks::Module::causal_attention, false, checks::Optimizer::sgd).numbers >
           step.numbers);
+}
+
+TEST_CASE("train: printing counts in the work bound", "[limits][train]") {
+    // issue 43: a 618-byte request, SelfAttention_v1, T = 31, lr 0, 2,170 steps, prints on: 2 million
+    // printed weights (many below 1e-18), 3-4 s of CPU and 53 MB; within the answer limit, refused for
+    // its printing, and answered with "prints": false
+    json v1 = train("self_attention_v1", 1, 31, 1, 1, 2170);
+    v1["lr"] = 0;
+    for (size_t i = 0; i < 31; i++) v1["x"][i][0] = -30.0 + 2.0 * static_cast<double>(i);
+    v1["prints"] = true;
+    CHECK_THAT(error_of(v1.dump()), Catch::Contains("units of work to train and print") &&
+                                        Catch::Contains("set \"prints\": false"));
+    v1["prints"] = false;
+    const attn::EvalResult quiet = attn::eval_request(v1.dump());
+    INFO(quiet.error);
+    CHECK(quiet.ok);
+    // the page's largest run prints nothing; a short printed run is answered
+    json shortrun = train("self_attention_v1", 1, 31, 1, 1, 100);
+    shortrun["prints"] = true;
+    CHECK(attn::eval_request(shortrun.dump()).ok);
 }
 
 TEST_CASE("train: the answer limit covers recorded weights, history and parameters together", "[limits][train]") {

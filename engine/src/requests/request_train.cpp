@@ -121,7 +121,7 @@ std::string evaluate_grad(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
     f.reject_unread_fields("grad");
-    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, s.answer_numbers(1, 0, false));  // the loss, the grads
+    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, s.answer_numbers(1, 0, false), true);  // the loss, the grads
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
@@ -264,7 +264,8 @@ std::unique_ptr<TrainRunState> start_train(Request& f, const char* op_name) {
     // the whole run's work and answer, before any step: the losses, the recorded weights (and
     // parameters), the final parameters
     checks::check_train_run(s.step_work(kind), steps,
-                            s.answer_numbers(steps, checks::train_records(0, steps, record_every), run->record_parameters));
+                            s.answer_numbers(steps, checks::train_records(0, steps, record_every), run->record_parameters),
+                            run->prints);
     run->answer_budget = lim::kMaxResultNumbers;
 
     run->module.emplace(s.make(run->gen));

@@ -259,13 +259,19 @@ int64_t train_answer_numbers(const AttentionSizes& s, Module module, bool bias, 
     return steps + records * (weights + (record_parameters ? P : 0)) + P;
 }
 
-void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers) {
-    const char* hint = "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out";
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers, bool prints) {
     // each per-step amount is bounded by the tensor limits, so these products stay far below 2^63
     // one bound for both: a multiply-add of the small products training makes (16 × 16 matrices,
     // per batch and head) costs about what an elementwise number does, 2 ns
-    check_one(steps * (step.numbers + step.multiply_adds), lim::kMaxTrainWork,
-              "multiply-adds and computed numbers to train", hint);
+    const int64_t work = steps * (step.numbers + step.multiply_adds);
+    check_one(work, lim::kMaxTrainWork, "multiply-adds and computed numbers to train",
+              "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out");
+    // printing every recorded number costs more than computing it (the losses are not printed: counted anyway)
+    if (prints) {
+        const std::string unit = cat({"units of work to train and print (a printed number counts as ", lim::kPrintedNumberWork, ")"});
+        check_one(work + answer_numbers * lim::kPrintedNumberWork, lim::kMaxTrainWork, unit.c_str(),
+                  "set \"prints\": false to answer the values alone, or record fewer steps (raise record_every)");
+    }
     check_one(answer_numbers, lim::kMaxResultNumbers, "numbers in the answer",
               "record fewer steps (raise record_every), leave out record_parameters or use smaller sizes");
 }

@@ -121,9 +121,10 @@ int64_t train_records(int64_t from, int64_t to, int64_t record_every);
 // parameters after the last step. `grad` answers one step's: a loss and a gradient per parameter.
 int64_t train_answer_numbers(const AttentionSizes& s, Module module, bool bias, int64_t steps, int64_t records,
                              bool record_parameters);
-// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters): its
-// multiply-adds and numbers together within kMaxTrainWork, the answer within kMaxResultNumbers, so
-// the run answers within 2 s (core/limits.h). Throws an Error naming the bound and what to change.
-void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers);
+// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters), each printed
+// too when `prints`: its multiply-adds, numbers and printed numbers (kPrintedNumberWork each) together
+// within kMaxTrainWork, the answer within kMaxResultNumbers, so the run answers within 2 s
+// (core/limits.h). Throws an Error naming the bound and what to change.
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers, bool prints);
 
 }  // namespace attn::checks
