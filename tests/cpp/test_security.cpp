@@ -179,3 +179,39 @@ TEST_CASE("numbers too large for a double and duplicate keys are refused with se
     // still numbers: the largest double, and 1e-999 (0)
     CHECK(attn::eval_request(R"({"op":"softmax","x":[1.7976931348623157e308, 1e-999]})").ok);
 }
+
+TEST_CASE("bug_hunt is sized by what it answers: two T × T tensors", "[limits][bug_hunt]") {
+    // issue 43: sized as self-attention (T × d_out), an 18 KB request (x 2048 × 1) answered 8.4 M numbers,
+    // 57-89 MB, with a 324 MB peak (496 MB in wasm)
+    auto bug_hunt = [](int64_t T) {
+        json r = {{"op", "bug_hunt"}, {"seed", 1}, {"d_out", 1}, {"bug", "mask_with_zero"}};
+        r["x"] = rows(T, 1, 0.5);
+        return r.dump();
+    };
+    CHECK_THAT(error_of(bug_hunt(2048)), Catch::StartsWith("the request would need"));
+    CHECK_THAT(error_of(bug_hunt(1025)), Catch::Contains("numbers in the answer, more than the limit of " +
+                                                         std::to_string(lim::kMaxResultNumbers)));
+    CHECK(attn::eval_request(bug_hunt(64)).ok);
+    // the rule itself: two T × T answers at d_out ≤ T, two T × d_out beyond
+    CHECK(checks::bug_hunt_work(1024, 1, 1).result_numbers == 2 * 1024 * 1024);
+    CHECK(checks::bug_hunt_work(4, 1, 16).result_numbers == 2 * 4 * 16);
+}
+
+TEST_CASE("train_task's words follow the page's rules, with its sentences", "[limits][train]") {
+    // issue 43: any word was taken (NUL, VT, U+2028, 4 MiB); a NUL made the printed program fail to run
+    auto task = [](const json& words) {
+        json r = {{"op", "train_task"}, {"task", "previous_token"}, {"optimizer", "adam"}, {"inputs", rows(2, 2, 0.5)}};
+        r["words"] = words;
+        return r.dump();
+    };
+    const std::string control = "A word cannot hold control characters";
+    CHECK_THAT(error_of(task({"ok", std::string("a\0b", 3)})), Catch::StartsWith("\"words\" word 2: " + control));
+    CHECK_THAT(error_of(task({"a\vb", "ok"})), Catch::StartsWith("\"words\" word 1: " + control));
+    CHECK_THAT(error_of(task({"ok", "a\xE2\x80\xA8" "b"})), Catch::Contains(control));   // U+2028
+    CHECK_THAT(error_of(task({"ok", "a\xC2\x85"})), Catch::Contains(control));          // U+0085, a C1 control
+    CHECK_THAT(error_of(task({std::string(21, 'w'), "ok"})), Catch::Contains("word 1: Use at most 20 characters."));
+    CHECK_THAT(error_of(task({std::string(1 << 20, 'w'), "ok"})), Catch::Contains("Use at most 20 characters."));
+    CHECK_THAT(error_of(task({" ", "ok"})), Catch::Contains("word 1: Enter a word for this token."));
+    // twenty characters, accents and an emoji (two UTF-16 units, as the page counts them) are words
+    CHECK(attn::eval_request(task({std::string(20, 'w'), "caf\xC3\xA9 \xF0\x9F\x98\x80"})).ok);
+}

@@ -289,6 +289,7 @@ std::string evaluate_train_task(Request& f) {
     if (!f.has("task")) throw Error("missing field \"task\": a train_task request names its task, \"task\": \"previous_token\"");
     std::vector<std::string> words;
     if (f.has("words")) words = f.texts("words", static_cast<size_t>(lim::kMaxReplayTokens));
+    for (size_t i = 0; i < words.size(); i++) checks::train_word(words[i], i);  // the page's rules
     const std::string optimizer = f.has("optimizer") && f.text("optimizer") == "sgd" ? "sgd" : "adam";
     std::unique_ptr<TrainRunState> run = start_train(f, "train_task");
     const TrainRunState& r = *run;
