@@ -121,6 +121,15 @@ TEST_CASE("python_format writes what printf writes for '.4f', '.0f' and '.4e'", 
     // exact halves at the last printed digit: 0.5, 2.5, 1.00005 (not a float: its neighbours), 2^-k
     for (float v : {0.5f, 1.5f, 2.5f, -2.5f, 0.00005f, 1.00005f, 0.000125f, 9.99995f, 99999.5f, 0.0f, -0.0f, 1e-45f, 3.4028235e38f}) check_all(v);
     for (int e = -149; e <= 127; e++) check_all(std::ldexp(1.0f, e));
+    // ties at the fifth significant digit (1.03125 is 1.0312|5): the scaling is exact, so a half rounds to
+    // even without the big-integer route; and values far below 1e-18, scaled in steps of 10^22 (issue 43)
+    for (int n = 0; n < 40000; n += 7)
+        for (int s = 1; s <= 12; s++) check_all(std::ldexp(static_cast<float>(2 * n + 1), -s));
+    for (int e = -149; e < -60; e++)
+        for (int m = 1; m < 64; m += 3) check_all(std::ldexp(static_cast<float>(m), e)), check_all(std::ldexp(static_cast<float>(m) + 0.5f, e));
+    CHECK(attn::python_format(1.03125f, 'e', 4) == "1.0312e+00");
+    CHECK(attn::python_format(1.09375f, 'e', 4) == "1.0938e+00");
+    CHECK(attn::python_format(1.4e-45f, 'e', 4) == "1.4013e-45");
     CHECK(attn::python_format(0.30609f, 'f', 4) == "0.3061");
     CHECK(attn::python_format(9.99996f, 'e', 4) == "1.0000e+01");
     CHECK(attn::python_format(-0.0, 'f', 4) == "-0.0000");
@@ -212,4 +221,44 @@ TEST_CASE("printf_double and decimal_to_double match printf and strtod", "[forma
                              "2.4703282292062328e-324", "2.2250738585072011e-308", "1.7976931348623158e308",
                              "1.7976931348623159e308", "9007199254740993", "123456789012345678901234567890e-5", "1E5", "-1.5e+20"})
         read_back(text);
+}
+
+// issue 43: the exponent was clamped at 100,000 (so a long number could read as 0 or as too large), and
+// every exponent below -22 took slow_decimal's big-integer division (4 MiB of 5e-324: 2 s). Now a
+// 192-bit table decides all but near-ties; every text still reads as strtod reads it.
+TEST_CASE("decimal_to_double: long numbers read exactly, and the table path agrees with strtod", "[format]") {
+    auto read = [](const std::string& t) { return attn::decimal_to_double(t.data(), t.size()); };
+    CHECK(read("0." + std::string(999999, '0') + "1e1000000") == 1.0);
+    CHECK(read("1" + std::string(999999, '0') + "e-1000000") == 0.1);
+    const double tiny = read("-" + std::string(999999, '0') + "5e-1000");  // -5 · 10^-1000: -0
+    CHECK((tiny == 0.0 && std::signbit(tiny)));
+    CHECK(read("1e-99999999999999999999") == 0.0);
+    CHECK(std::isinf(read("1e99999999999999999999")));
+    CHECK(read("5e-324") == std::ldexp(1.0, -1074));
+    CHECK(read("2.4703282292062327e-324") == 0.0);  // below half the smallest subnormal
+    CHECK(read("2.4703282292062328e-324") == std::ldexp(1.0, -1074));
+    // short and long digit strings over every exponent, and halfway points between neighbours
+    uint64_t x = 43;
+    auto next = [&x] { x = x * 6364136223846793005ull + 1442695040888963407ull; return x; };
+    char buf[160];
+    for (int i = 0; i < 100000; i++) {
+        const unsigned long long digits = next() % 10000000000000000000ull;
+        std::snprintf(buf, sizeof buf, "%llue%d", digits, static_cast<int>(next() % 680) - 360);
+        INFO(buf);
+        CHECK(read(buf) == std::strtod(buf, nullptr));
+        uint64_t bits = next() & 0x7fefffffffffffffull;
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        std::snprintf(buf, sizeof buf, "%.30e", v / 2 + std::nextafter(v, INFINITY) / 2);
+        INFO(buf);
+        CHECK(read(buf) == std::strtod(buf, nullptr));
+    }
+}
+
+TEST_CASE("an eval request reads a long number's value, not its clamped exponent", "[format][limits]") {
+    const std::string one = "0." + std::string(999999, '0') + "1e1000000";
+    const attn::EvalResult r = attn::eval_request("{\"op\":\"softmax\",\"x\":[" + one + ",0]}");
+    INFO(r.error);
+    REQUIRE(r.ok);
+    CHECK(r.json.find("tensor([0.7311, 0.2689])") != std::string::npos);
 }

@@ -72,8 +72,8 @@ TEST_CASE("train: the page's largest run and the bounds' own edges are accepted"
     const checks::AttentionSizes s{1, 2048, 1, 1, 1, 2048, 0.0};
     const checks::Work step = checks::train_step_work(s, checks::Module::causal_attention, false, checks::Optimizer::sgd);
     const int64_t most = lim::kMaxTrainWork / (step.numbers + step.multiply_adds);
-    CHECK_NOTHROW(checks::check_train_run(step, most, 1));
-    CHECK_THROWS_AS(checks::check_train_run(step, most + 1, 1), attn::Error);
+    CHECK_NOTHROW(checks::check_train_run(step, most, 1, false));
+    CHECK_THROWS_AS(checks::check_train_run(step, most + 1, 1, false), attn::Error);
     // Adam costs more per parameter than SGD, and dropout more per score than none
     const checks::AttentionSizes wide{1, 1, 512, 512, 1, 1, 0.0};
     CHECK(checks::train_step_work(wide, checks::Module::self_attention, false, checks::Optimizer::adam).numbers >
@@ -82,6 +82,26 @@ TEST_CASE("train: the page's largest run and the bounds' own edges are accepted"
     dropped.dropout = 0.1;
     CHECK(checks::train_step_work(dropped, checks::Module::causal_attention, false, checks::Optimizer::sgd).numbers >
           step.numbers);
+}
+
+TEST_CASE("train: printing counts in the work bound", "[limits][train]") {
+    // issue 43: a 618-byte request, SelfAttention_v1, T = 31, lr 0, 2,170 steps, prints on: 2 million
+    // printed weights (many below 1e-18), 3-4 s of CPU and 53 MB; within the answer limit, refused for
+    // its printing, and answered with "prints": false
+    json v1 = train("self_attention_v1", 1, 31, 1, 1, 2170);
+    v1["lr"] = 0;
+    for (size_t i = 0; i < 31; i++) v1["x"][i][0] = -30.0 + 2.0 * static_cast<double>(i);
+    v1["prints"] = true;
+    CHECK_THAT(error_of(v1.dump()), Catch::Contains("units of work to train and print") &&
+                                        Catch::Contains("set \"prints\": false"));
+    v1["prints"] = false;
+    const attn::EvalResult quiet = attn::eval_request(v1.dump());
+    INFO(quiet.error);
+    CHECK(quiet.ok);
+    // the page's largest run prints nothing; a short printed run is answered
+    json shortrun = train("self_attention_v1", 1, 31, 1, 1, 100);
+    shortrun["prints"] = true;
+    CHECK(attn::eval_request(shortrun.dump()).ok);
 }
 
 TEST_CASE("train: the answer limit covers recorded weights, history and parameters together", "[limits][train]") {
@@ -158,4 +178,40 @@ TEST_CASE("numbers too large for a double and duplicate keys are refused with se
     CHECK_THAT(error_of(R"({"op":"softmax","x":[1],"y":[{"a":1},{"a":2}]})"), Catch::Contains("unknown field \"y\""));
     // still numbers: the largest double, and 1e-999 (0)
     CHECK(attn::eval_request(R"({"op":"softmax","x":[1.7976931348623157e308, 1e-999]})").ok);
+}
+
+TEST_CASE("bug_hunt is sized by what it answers: two T × T tensors", "[limits][bug_hunt]") {
+    // issue 43: sized as self-attention (T × d_out), an 18 KB request (x 2048 × 1) answered 8.4 M numbers,
+    // 57-89 MB, with a 324 MB peak (496 MB in wasm)
+    auto bug_hunt = [](int64_t T) {
+        json r = {{"op", "bug_hunt"}, {"seed", 1}, {"d_out", 1}, {"bug", "mask_with_zero"}};
+        r["x"] = rows(T, 1, 0.5);
+        return r.dump();
+    };
+    CHECK_THAT(error_of(bug_hunt(2048)), Catch::StartsWith("the request would need"));
+    CHECK_THAT(error_of(bug_hunt(1025)), Catch::Contains("numbers in the answer, more than the limit of " +
+                                                         std::to_string(lim::kMaxResultNumbers)));
+    CHECK(attn::eval_request(bug_hunt(64)).ok);
+    // the rule itself: two T × T answers at d_out ≤ T, two T × d_out beyond
+    CHECK(checks::bug_hunt_work(1024, 1, 1).result_numbers == 2 * 1024 * 1024);
+    CHECK(checks::bug_hunt_work(4, 1, 16).result_numbers == 2 * 4 * 16);
+}
+
+TEST_CASE("train_task's words follow the page's rules, with its sentences", "[limits][train]") {
+    // issue 43: any word was taken (NUL, VT, U+2028, 4 MiB); a NUL made the printed program fail to run
+    auto task = [](const json& words) {
+        json r = {{"op", "train_task"}, {"task", "previous_token"}, {"optimizer", "adam"}, {"inputs", rows(2, 2, 0.5)}};
+        r["words"] = words;
+        return r.dump();
+    };
+    const std::string control = "A word cannot hold control characters";
+    CHECK_THAT(error_of(task({"ok", std::string("a\0b", 3)})), Catch::StartsWith("\"words\" word 2: " + control));
+    CHECK_THAT(error_of(task({"a\vb", "ok"})), Catch::StartsWith("\"words\" word 1: " + control));
+    CHECK_THAT(error_of(task({"ok", "a\xE2\x80\xA8" "b"})), Catch::Contains(control));   // U+2028
+    CHECK_THAT(error_of(task({"ok", "a\xC2\x85"})), Catch::Contains(control));          // U+0085, a C1 control
+    CHECK_THAT(error_of(task({std::string(21, 'w'), "ok"})), Catch::Contains("word 1: Use at most 20 characters."));
+    CHECK_THAT(error_of(task({std::string(1 << 20, 'w'), "ok"})), Catch::Contains("Use at most 20 characters."));
+    CHECK_THAT(error_of(task({" ", "ok"})), Catch::Contains("word 1: Enter a word for this token."));
+    // twenty characters, accents and an emoji (two UTF-16 units, as the page counts them) are words
+    CHECK(attn::eval_request(task({std::string(20, 'w'), "caf\xC3\xA9 \xF0\x9F\x98\x80"})).ok);
 }

@@ -4,6 +4,7 @@
 // fast paths (format.cpp) and Clinger's exact product below.
 #include "core/decimal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -227,6 +228,77 @@ double slow_decimal(const std::string& digits, int exp10) {
     return round_bits(q, -k, !d.zero());
 }
 
+// --- text to double without big integers: 10^q to 192 bits ---
+
+struct Pow10 {
+    uint64_t t[3];  // most significant word first: 10^q = (T + f) · 2^-s, 0 <= f < 1
+    int s;
+};
+constexpr int kPow10Min = -343, kPow10Max = 308;
+constexpr Pow10 kPow10Table[] = {
+#include "core/pow10_table.inc"
+};
+
+// x · y as two 64-bit words (high, low), through 32-bit halves (no __int128 needed in wasm)
+void mul64(uint64_t x, uint64_t y, uint64_t* hi, uint64_t* lo) {
+    const uint64_t x0 = x & 0xffffffffu, x1 = x >> 32, y0 = y & 0xffffffffu, y1 = y >> 32;
+    const uint64_t p00 = x0 * y0, p01 = x0 * y1, p10 = x1 * y0, p11 = x1 * y1;
+    const uint64_t mid = (p00 >> 32) + (p01 & 0xffffffffu) + (p10 & 0xffffffffu);
+    *lo = (mid << 32) | (p00 & 0xffffffffu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+// w · T + add as four words, most significant first
+void mul_192(uint64_t w, const uint64_t t[3], uint64_t add, uint64_t out[4]) {
+    uint64_t carry = add;
+    for (int i = 2; i >= 0; i--) {
+        uint64_t hi, lo;
+        mul64(w, t[i], &hi, &lo);
+        lo += carry;
+        hi += lo < carry;
+        out[i + 1] = lo;
+        carry = hi;
+    }
+    out[0] = carry;
+}
+
+// The 256-bit x · 2^binexp rounded to a double: its top 64 bits and whether any bit below them is set
+double round_256(const uint64_t x[4], int binexp) {
+    int word = 0;
+    while (word < 4 && x[word] == 0) word++;
+    if (word == 4) return 0.0;
+    int lead = 63;
+    while (!((x[word] >> lead) & 1)) lead--;
+    const int shift = 63 - lead;  // bring the leading bit to bit 63 of the top word
+    const uint64_t next = word + 1 < 4 ? x[word + 1] : 0;
+    const uint64_t top = shift ? (x[word] << shift) | (next >> (64 - shift)) : x[word];
+    bool sticky = shift ? (next << shift) != 0 : false;
+    for (int i = word + 2; i < 4 && !sticky; i++) sticky = x[i] != 0;
+    if (word + 1 < 4 && shift == 0) sticky = sticky || next != 0;
+    return round_bits(top, binexp + 64 * (3 - word) - shift, sticky);
+}
+
+// digits (no leading zero) · 10^exp10 from its first 19 digits and the table: the value lies between
+// w · T and (w + 1) · T + w + 1 (times 2^-s), and when both bounds round to the same double, so does the
+// value (rounding is monotonic). Exact for every input; false (rarely: a value within 2^-120 or so of a
+// tie) when the bounds differ and the big integers must decide. (issue 43: 4 MiB of 5e-324 took 2 s.)
+bool table_decimal(const std::string& digits, int64_t exp10, double* out) {
+    const size_t n = std::min<size_t>(digits.size(), 19);
+    const bool truncated = digits.size() > n;
+    const int64_t q = exp10 + static_cast<int64_t>(digits.size() - n);
+    if (q < kPow10Min || q > kPow10Max) return false;
+    uint64_t w = 0;
+    for (size_t i = 0; i < n; i++) w = w * 10 + static_cast<uint64_t>(digits[i] - '0');
+    const Pow10& p = kPow10Table[q - kPow10Min];
+    uint64_t lo[4], hi[4];
+    mul_192(w, p.t, 0, lo);
+    mul_192(truncated ? w + 1 : w, p.t, truncated ? w + 1 : w, hi);
+    const double a = round_256(lo, -p.s), b = round_256(hi, -p.s);
+    if (a != b) return false;
+    *out = a;
+    return true;
+}
+
 }  // namespace
 
 std::string printf_double(double v, char style, int precision) {
@@ -255,10 +327,13 @@ double decimal_to_double(const char* s, size_t n) {
     const bool negative = n > 0 && s[0] == '-';
     if (n > 0 && (s[0] == '-' || s[0] == '+')) i++;
     // digits · 10^exp10, at most kKeep significant digits; a digit dropped beyond them that is not 0
-    // becomes a final 1 (below any tie a double can have: 767 digits decide the closest one)
+    // becomes a final 1 (below any tie a double can have: 767 digits decide the closest one). The
+    // exponent is counted in 64 bits and capped far beyond any double (no clamp error: issue 43,
+    // "0." + 999,999 zeros + "1e1000000" is 1).
     constexpr size_t kKeep = 800;
+    constexpr int64_t kExponentCap = int64_t(1) << 40;
     std::string digits;
-    long exp10 = 0;
+    int64_t exp10 = 0;
     bool point = false, sticky = false;
     for (; i < n; i++) {
         const char c = s[i];
@@ -280,17 +355,25 @@ double decimal_to_double(const char* s, size_t n) {
         i++;
         const bool minus = i < n && s[i] == '-';
         if (i < n && (s[i] == '-' || s[i] == '+')) i++;
-        long e = 0;
+        int64_t e = 0;
         for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-            if (e < 100000) e = e * 10 + (s[i] - '0');
+            if (e < kExponentCap) e = e * 10 + (s[i] - '0');
         exp10 += minus ? -e : e;
+    }
+    // trailing zeros belong to the exponent ("1" + 999,999 zeros + "e-1000000" is 0.1), unless a digit
+    // beyond them was dropped
+    if (!sticky) {
+        size_t kept = digits.size();
+        while (kept > 0 && digits[kept - 1] == '0') kept--;
+        exp10 += static_cast<int64_t>(digits.size() - kept);
+        digits.resize(kept);
     }
     if (sticky) {
         digits += '1';
         exp10--;
     }
     double r = 0.0;
-    const long magnitude = static_cast<long>(digits.size()) + exp10;  // the value is below 10^magnitude
+    const int64_t magnitude = static_cast<int64_t>(digits.size()) + exp10;  // the value is below 10^magnitude
     if (digits.empty() || magnitude < -324) {
         r = 0.0;
     } else if (magnitude > 310) {
@@ -301,7 +384,7 @@ double decimal_to_double(const char* s, size_t n) {
         for (char c : digits) whole = whole * 10 + static_cast<uint64_t>(c - '0');
         const double d = static_cast<double>(whole);
         r = exp10 >= 0 ? d * kPow10[exp10] : d / kPow10[-exp10];
-    } else {
+    } else if (!table_decimal(digits, exp10, &r)) {
         r = slow_decimal(digits, static_cast<int>(exp10));
     }
     return negative ? -r : r;

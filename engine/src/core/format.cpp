@@ -42,8 +42,10 @@ void append_digits(std::string& out, uint64_t n, int width) {
 // '{:.Nf}' and '{:.4e}' without printf: Emscripten's printf formats through software 128-bit long
 // doubles (~20 µs a number), which made printing most of a `train` run's time. Both round the exact
 // binary value half to even, as printf does. Fixed: a float32 times 10^N (N ≤ 4, |v| < 1e15) is exact in
-// a double, so rint rounds it exactly. Scientific: v · 10^(4−k) is one rounding away from exact (error
-// < 2^-53 relative); when it lies within 1e-6 of a half the rounding is not certain and printf decides.
+// a double, so rint rounds it exactly. Scientific: v · 10^(4−k), in steps of at most 10^22 (a tiny softmax
+// weight needs 10^49), is a few roundings away from exact (relative error < 2^-50); when it lies within
+// 1e-6 of a half, an FMA tells whether the product was exact (then its half is a tie, rounded to even) and
+// only an inexact near-half goes to printf_double's big integers (issue 43: every value below 1e-18 did).
 // Writes at most 63 characters and a NUL into buf; returns the length.
 size_t python_format_to(char* buf, double v, char style, int precision) {
     auto put = [buf](const char* text) {
@@ -70,13 +72,26 @@ size_t python_format_to(char* buf, double v, char style, int precision) {
         int k = static_cast<int>(std::floor(std::log10(a)));
         for (int tries = 0; tries < 3; tries++) {
             const int j = 4 - k;  // scale so that 5 significant digits are left of the point
-            if (j > 22 || j < -22) break;
-            const double scaled = j >= 0 ? a * kPow10[j] : a / kPow10[-j];
+            double scaled = a;
+            int rest = j;
+            for (; rest > 22; rest -= 22) scaled *= 1e22;
+            for (; rest < -22; rest += 22) scaled /= 1e22;
+            const bool one_step = rest == j;  // a single product or quotient: its exactness can be checked
+            scaled = rest >= 0 ? scaled * kPow10[rest] : scaled / kPow10[-rest];
             if (scaled < 1e4) { k--; continue; }
             if (scaled >= 1e5) { k++; continue; }
-            const double frac = scaled - std::floor(scaled);
-            if (std::fabs(frac - 0.5) < 1e-6) break;  // too near a half to be sure: the exact route rounds it
-            uint64_t n = static_cast<uint64_t>(std::floor(scaled + 0.5));
+            double whole = std::floor(scaled);
+            const double frac = scaled - whole;
+            if (std::fabs(frac - 0.5) < 1e-6) {
+                // too near a half to be sure, unless the scaling was exact: then a half is a tie
+                const bool exact = one_step && (j >= 0 ? std::fma(a, kPow10[j], -scaled) == 0.0
+                                                       : std::fma(scaled, kPow10[-j], -a) == 0.0);
+                if (!exact) break;  // the exact route rounds it
+                if (frac > 0.5 || (frac == 0.5 && std::fmod(whole, 2.0) == 1.0)) whole += 1.0;
+            } else if (frac > 0.5) {
+                whole += 1.0;
+            }
+            uint64_t n = static_cast<uint64_t>(whole);
             int exp10 = k;
             if (n == 100000) { n = 10000; exp10++; }  // 9.99996 rounds to 1.0000e+01
             append_digits(out, n / 10000, 1);
@@ -101,70 +116,58 @@ std::string python_format(double v, char style, int precision) {
 
 namespace {
 
-// torch._tensor_str._Formatter for a floating tensor
-struct Formatter {
-    bool int_mode = true;
-    bool sci_mode = false;
-    size_t max_width = 1;
-
+// torch._tensor_str._Formatter for a floating tensor, given the values the print shows in the order it
+// shows them. Each is formatted once (issue 43: the width pass and the print formatted each twice); the
+// print then takes the texts in order, right-aligned to the widest.
+class Formatter {
+public:
     explicit Formatter(const std::vector<float>& values) {
-        std::vector<double> finite;  // nonzero finite values
-        for (float v : values) {
-            if (std::isfinite(v) && v != 0.0f) finite.push_back(static_cast<double>(v));
+        bool int_mode = true, sci_mode = false, any = false;
+        double lo = 0, hi = 0;
+        for (float f : values) {  // the nonzero finite values decide the style and the width
+            if (!std::isfinite(f) || f == 0.0f) continue;
+            const double a = std::fabs(static_cast<double>(f));
+            lo = any ? std::min(lo, a) : a;
+            hi = any ? std::max(hi, a) : a;
+            any = true;
+            if (int_mode && static_cast<double>(f) != std::ceil(static_cast<double>(f))) int_mode = false;
         }
-        if (finite.empty()) return;
-        double lo = std::fabs(finite[0]), hi = lo;
-        for (double v : finite) {
-            lo = std::min(lo, std::fabs(v));
-            hi = std::max(hi, std::fabs(v));
-        }
-        for (double v : finite) {
-            if (v != std::ceil(v)) {
-                int_mode = false;
-                break;
-            }
-        }
-        char buf[64];
-        auto widest = [&](char style, int precision, size_t extra) {
-            for (double v : finite) max_width = std::max(max_width, python_format_to(buf, v, style, precision) + extra);
-        };
-        if (int_mode) {
-            if (hi / lo > 1000.0 || hi > 1.0e8) {
-                sci_mode = true;
-                widest('e', kPrecision, 0);
-            } else {
-                widest('f', 0, 1);
-            }
-        } else if (hi / lo > 1000.0 || hi > 1.0e8 || lo < 1.0e-4) {
-            sci_mode = true;
-            widest('e', kPrecision, 0);
+        if (any) {
+            if (int_mode) sci_mode = hi / lo > 1000.0 || hi > 1.0e8;
+            else sci_mode = hi / lo > 1000.0 || hi > 1.0e8 || lo < 1.0e-4;
         } else {
-            widest('f', kPrecision, 0);
+            int_mode = true;  // only zeros and non-finite values: PyTorch's defaults
+        }
+        const char style = sci_mode ? 'e' : 'f';
+        const int precision = sci_mode || !int_mode ? kPrecision : 0;
+        const bool dot = int_mode && !sci_mode;  // "3." for an integer-valued print
+        texts_.reserve(values.size() * 8);
+        ends_.reserve(values.size());
+        char buf[64];
+        for (float f : values) {
+            size_t n = python_format_to(buf, static_cast<double>(f), style, precision);
+            if (dot && std::isfinite(f)) buf[n++] = '.';
+            if (std::isfinite(f) && f != 0.0f) max_width_ = std::max(max_width_, n);
+            texts_.append(buf, n);
+            ends_.push_back(texts_.size());
         }
     }
 
-    // Appends the value as the print shows it, right-aligned to max_width.
-    void append(std::string& out, float value) const {
-        const double v = static_cast<double>(value);
-        char buf[64];
-        size_t n;
-        if (sci_mode) {
-            n = python_format_to(buf, v, 'e', kPrecision);
-        } else if (int_mode) {
-            n = python_format_to(buf, v, 'f', 0);
-            if (std::isfinite(v)) buf[n++] = '.';
-        } else {
-            n = python_format_to(buf, v, 'f', kPrecision);
-        }
-        if (n < max_width) out.append(max_width - n, ' ');
-        out.append(buf, n);
+    size_t max_width() const { return max_width_; }
+
+    // Appends the next value's text, right-aligned to max_width.
+    void append_next(std::string& out) const {
+        const size_t begin = next_ ? ends_[next_ - 1] : 0, n = ends_[next_] - begin;
+        next_++;
+        if (n < max_width_) out.append(max_width_ - n, ' ');
+        out.append(texts_, begin, n);
     }
 
-    std::string format(float value) const {
-        std::string out;
-        append(out, value);
-        return out;
-    }
+private:
+    std::string texts_;
+    std::vector<size_t> ends_;
+    size_t max_width_ = 1;
+    mutable size_t next_ = 0;
 };
 
 // A strided view into the tensor's data: the sub-tensor at `offset` with dims [dim, ndim).
@@ -197,9 +200,10 @@ std::string join(const std::vector<std::string>& parts, const std::string& sep) 
     return out;
 }
 
-std::string vector_str(const Sub& s, int64_t offset, int indent, bool summarize, const Formatter& f) {
+// The next items of f (its texts are in the print's order), so no offset is needed here.
+std::string vector_str(const Sub& s, int indent, bool summarize, const Formatter& f) {
     // length includes spaces and comma between elements
-    size_t element_length = f.max_width + 2;
+    size_t element_length = f.max_width() + 2;
     size_t elements_per_line =
         std::max<size_t>(1, static_cast<size_t>((kLineWidth - indent) / static_cast<double>(element_length)));
     const int64_t n = s.t.shape.back();
@@ -216,15 +220,14 @@ std::string vector_str(const Sub& s, int64_t offset, int indent, bool summarize,
             out += " ...";
             continue;
         }
-        const int64_t i = cut && item > kEdgeItems ? n - (2 * kEdgeItems + 1 - item) : item;
-        f.append(out, s.t.data[offset + i]);
+        f.append_next(out);
     }
     return out + "]";
 }
 
 std::string tensor_str(const Sub& s, int dim, int64_t offset, int indent, bool summarize, const Formatter& f) {
     int ndim = s.t.dim() - dim;
-    if (ndim == 1) return vector_str(s, offset, indent, summarize, f);
+    if (ndim == 1) return vector_str(s, indent, summarize, f);
     int64_t n = s.t.shape[dim];
     std::vector<std::string> slices;
     auto slice = [&](int64_t i) {
@@ -279,7 +282,8 @@ std::string format_tensor(const Tensor& t, bool with_grad_fn) {
         if (t.dim() != 1) suffixes.push_back("size=" + shape_tuple(t.shape));
         body = "[]";
     } else if (t.dim() == 0) {
-        body = Formatter(t.data).format(t.data[0]);
+        body.clear();
+        Formatter(t.data).append_next(body);
     } else {
         Sub s{t, std::vector<int64_t>(t.dim(), 1)};
         for (int i = t.dim() - 2; i >= 0; i--) s.strides[i] = s.strides[i + 1] * t.shape[i + 1];

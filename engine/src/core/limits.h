@@ -57,6 +57,10 @@ namespace attn::limits {
 // kMaxResultNumbers numbers.
 constexpr int64_t kMaxTrainSteps = 10000;
 constexpr int64_t kMaxTrainWork = int64_t(1) << 29;
+// What one printed number of a train answer counts against kMaxTrainWork (with "prints": true): its
+// format, its place in the print and its bytes in the answer, measured at 110-210 units (2 ns each).
+// A T = 31 run printing 2 million weights took 3-4 s before printing counted (issue 43).
+constexpr int64_t kPrintedNumberWork = 256;
 
 }  // namespace attn::limits
 

@@ -2,6 +2,7 @@
 #include "requests/json_in.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/decimal.h"
@@ -11,8 +12,36 @@
 
 namespace attn::json {
 
+const std::string& Value::empty_text() {
+    static const std::string empty;
+    return empty;
+}
+
+const std::vector<Value>& Value::items() const {
+    static const std::vector<Value> none;
+    return payload_ ? payload_->items : none;
+}
+
+const std::vector<std::pair<std::string, Value>>& Value::members() const {
+    static const std::vector<std::pair<std::string, Value>> none;
+    return payload_ ? payload_->members : none;
+}
+
+std::string Value::number_text() const {
+    return payload_ ? payload_->text : std::string(inline_, inline_len_);
+}
+
+uint64_t Value::magnitude() const {
+    const std::string text = number_text();
+    uint64_t m = 0;
+    for (char c : text)
+        if (c >= '0' && c <= '9') m = m * 10 + static_cast<uint64_t>(c - '0');  // integer_: it fits
+    return m;
+}
+
 std::optional<int64_t> Value::int64() const {
     if (!is_integer()) return std::nullopt;
+    const uint64_t magnitude_ = magnitude();
     if (!negative_) {
         if (magnitude_ > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) return std::nullopt;
         return static_cast<int64_t>(magnitude_);
@@ -23,11 +52,11 @@ std::optional<int64_t> Value::int64() const {
 
 std::optional<uint64_t> Value::uint64() const {
     if (!is_integer() || negative_) return std::nullopt;
-    return magnitude_;
+    return magnitude();
 }
 
 const Value* Value::find(const std::string& key) const {
-    for (const auto& [k, v] : members_) {
+    for (const auto& [k, v] : members()) {
         if (k == key) return &v;
     }
     return nullptr;
@@ -37,16 +66,16 @@ std::string Value::dump() const {
     switch (kind_) {
     case Kind::null: return "null";
     case Kind::boolean: return boolean_ ? "true" : "false";
-    case Kind::number: return text_;
-    case Kind::string: return json_quote(text_);
+    case Kind::number: return number_text();
+    case Kind::string: return json_quote(string());
     case Kind::array: {
         std::string out = "[";
-        for (const Value& v : items_) out += (out.size() > 1 ? "," : "") + v.dump();
+        for (const Value& v : items()) out += (out.size() > 1 ? "," : "") + v.dump();
         return out + "]";
     }
     case Kind::object: {
         std::string out = "{";
-        for (const auto& [k, v] : members_) out += (out.size() > 1 ? "," : "") + json_quote(k) + ":" + v.dump();
+        for (const auto& [k, v] : members()) out += (out.size() > 1 ? "," : "") + json_quote(k) + ":" + v.dump();
         return out + "}";
     }
     }
@@ -103,7 +132,7 @@ private:
                 skip_space();
                 if (i_ >= s_.size() || s_[i_] != '"') fail("expected a key in quotes");
                 std::string key = string();
-                for (const auto& member : v.members_) {
+                for (const auto& member : v.members()) {
                     if (member.first == key) {
                         attn::fail({"the request has the key ", json_quote(checks::excerpt(key)),
                                     " twice in one object; give each field once"});
@@ -111,20 +140,21 @@ private:
                 }
                 if (!take(':')) fail("expected ':' after a key");
                 Value member = value(depth + 1);
-                v.members_.emplace_back(std::move(key), std::move(member));
+                v.own().members.emplace_back(std::move(key), std::move(member));
             } while (take(','));
             if (!take('}')) fail("expected ',' or '}' in an object");
         } else if (c == '[') {
             i_++;
             v.kind_ = Value::Kind::array;
             if (take(']')) return v;
+            std::vector<Value>& items = v.own().items;
             do {
-                v.items_.push_back(value(depth + 1));
+                items.push_back(value(depth + 1));
             } while (take(','));
             if (!take(']')) fail("expected ',' or ']' in an array");
         } else if (c == '"') {
             v.kind_ = Value::Kind::string;
-            v.text_ = string();
+            v.own().text = string();
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             number(v);
         } else if (s_.compare(i_, 4, "true") == 0 || s_.compare(i_, 5, "false") == 0) {
@@ -148,13 +178,14 @@ private:
         if (v.negative_) i_++;
         if (!digit()) fail("expected a digit");
         bool overflow = false;
+        uint64_t magnitude = 0;
         if (s_[i_] == '0') {
             i_++;
         } else {
             while (digit()) {
                 const uint64_t d = static_cast<uint64_t>(s_[i_++] - '0');
-                if (v.magnitude_ > (std::numeric_limits<uint64_t>::max() - d) / 10) overflow = true;
-                else v.magnitude_ = v.magnitude_ * 10 + d;
+                if (magnitude > (std::numeric_limits<uint64_t>::max() - d) / 10) overflow = true;
+                else magnitude = magnitude * 10 + d;
             }
         }
         bool fraction = false;
@@ -171,12 +202,18 @@ private:
             while (digit()) i_++;
             fraction = true;
         }
-        v.text_ = s_.substr(start, i_ - start);
+        const size_t length = i_ - start;
+        if (length <= Value::kInline) {
+            std::memcpy(v.inline_, s_.data() + start, length);
+            v.inline_len_ = static_cast<uint8_t>(length);
+        } else {
+            v.own().text.assign(s_, start, length);
+        }
         // a whole number that fits int64 or uint64 is kept exactly; a larger one is read as a double
-        v.integer_ = !fraction && !overflow && (!v.negative_ || v.magnitude_ <= uint64_t(1) << 63);
-        v.number_ = decimal_to_double(v.text_.data(), v.text_.size());
+        v.integer_ = !fraction && !overflow && (!v.negative_ || magnitude <= uint64_t(1) << 63);
+        v.number_ = decimal_to_double(s_.data() + start, length);
         if (std::isinf(v.number_)) {
-            attn::fail({"the request has a number too large for a double (", checks::excerpt(v.text_),
+            attn::fail({"the request has a number too large for a double (", checks::excerpt(s_.substr(start, length)),
                         "); numbers must be within ±1.7976931348623157e308, or write \"inf\", \"-inf\""});
         }
     }
@@ -266,3 +303,4 @@ private:
 Value parse(const std::string& text) { return Parser(text).document(); }
 
 }  // namespace attn::json
+static_assert(sizeof(attn::json::Value) <= 32, "a JSON value stays 32 bytes: 4 MiB of \"0,\" is 2 million of them");

@@ -147,7 +147,7 @@ std::string op_bug_hunt(Request& r) {
     const Shape x_shape = r.tensor_shape("x", 2);
     const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim);
     const int64_t T = x_shape[0], d_in = x_shape[1];
-    checks::attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, checks::Module::self_attention);
+    checks::bug_hunt_sizes(T, d_in, d_out);
     const BugHunt run = bug_hunt(r.tensor("x", x_shape), d_out, seed, bug);
     return cat({"{\"program\":", json_quote(run.program), ",\"tensor\":", json_quote(run.tensor), ",\"correct\":", result_json(run.correct),
                 run.raised.empty() ? ",\"buggy\":" : ",\"raised\":", run.raised.empty() ? result_json(run.buggy) : json_quote(run.raised), "}"});

@@ -121,7 +121,7 @@ std::string evaluate_grad(Request& f) {
     Generator gen;
     Setup s = setup(f, gen);
     f.reject_unread_fields("grad");
-    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, s.answer_numbers(1, 0, false));  // the loss, the grads
+    checks::check_train_run(s.step_work(checks::Optimizer::none), 1, s.answer_numbers(1, 0, false), true);  // the loss, the grads
     TrainableModule module = s.make(gen);
     std::vector<Tensor> grads;
     const Tensor loss = module.loss_and_grads(s.x, s.target, gen, grads);
@@ -264,7 +264,8 @@ std::unique_ptr<TrainRunState> start_train(Request& f, const char* op_name) {
     // the whole run's work and answer, before any step: the losses, the recorded weights (and
     // parameters), the final parameters
     checks::check_train_run(s.step_work(kind), steps,
-                            s.answer_numbers(steps, checks::train_records(0, steps, record_every), run->record_parameters));
+                            s.answer_numbers(steps, checks::train_records(0, steps, record_every), run->record_parameters),
+                            run->prints);
     run->answer_budget = lim::kMaxResultNumbers;
 
     run->module.emplace(s.make(run->gen));
@@ -288,6 +289,7 @@ std::string evaluate_train_task(Request& f) {
     if (!f.has("task")) throw Error("missing field \"task\": a train_task request names its task, \"task\": \"previous_token\"");
     std::vector<std::string> words;
     if (f.has("words")) words = f.texts("words", static_cast<size_t>(lim::kMaxReplayTokens));
+    for (size_t i = 0; i < words.size(); i++) checks::train_word(words[i], i);  // the page's rules
     const std::string optimizer = f.has("optimizer") && f.text("optimizer") == "sgd" ? "sgd" : "adam";
     std::unique_ptr<TrainRunState> run = start_train(f, "train_task");
     const TrainRunState& r = *run;

@@ -3,6 +3,7 @@
 // within core/limits.h, so no product overflows.
 #include "rules/checks.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -170,6 +171,18 @@ Work self_attention_work(int64_t T, int64_t d_in, int64_t d_out) {
     return w;
 }
 
+Work bug_hunt_work(int64_t T, int64_t d_in, int64_t d_out) {
+    // two forwards (the book's and the planted one; MultiHeadAttention's twice for the view bug), each
+    // with the causal mask, and an answer of both tensors: sized as self-attention's T × d_out it let an
+    // 18 KB request answer 8 million numbers (issue 43)
+    const Work one = self_attention_work(T, d_in, d_out);
+    Work w;
+    w.multiply_adds = 2 * one.multiply_adds + T * d_out * d_out;  // the view bug's out_proj
+    w.numbers = 2 * (one.numbers + 2 * T * T);                      // each with its mask and masked scores
+    w.result_numbers = 2 * T * std::max(T, d_out);                  // right and wrong: weights or context
+    return w;
+}
+
 Work causal_attention_work(int64_t B, int64_t T, int64_t d_in, int64_t d_out, int64_t num_heads) {
     Work head;
     head.multiply_adds = 3 * B * T * d_in * d_out + 2 * B * T * T * d_out;
@@ -203,6 +216,33 @@ void check_work(const Work& work) {
     check_one(work.numbers, lim::kMaxComputedNumbers, "computed numbers",
               "use fewer tokens, a smaller batch or fewer heads");
     check_one(work.result_numbers, lim::kMaxResultNumbers, "numbers in the answer", "ask for a smaller result");
+}
+
+void train_word(const std::string& word, size_t index) {
+    const auto refuse = [&](const char* why) { fail({"\"words\" word ", index + 1, ": ", why}); };
+    if (word.find_first_not_of(" \t\r\n\f\v") == std::string::npos) refuse("Enter a word for this token.");
+    int64_t units = 0;
+    bool control = false;
+    for (size_t i = 0; i < word.size();) {
+        const unsigned char c = static_cast<unsigned char>(word[i]);
+        const int len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;  // the reader passed only valid UTF-8
+        uint32_t cp = len == 1 ? c : c & (0x7F >> len);
+        for (int k = 1; k < len && i + k < word.size(); k++) cp = (cp << 6) | (static_cast<unsigned char>(word[i + k]) & 0x3F);
+        control = control || cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029;
+        units += cp >= 0x10000 ? 2 : 1;
+        i += static_cast<size_t>(len);
+    }
+    if (units > lim::page::kWordChars) {
+        fail({"\"words\" word ", index + 1, ": Use at most ", lim::page::kWordChars, " characters."});
+    }
+    if (control) {
+        refuse("A word cannot hold control characters (a tab, a line break, NUL, …); use letters, digits, spaces and punctuation.");
+    }
+}
+
+void bug_hunt_sizes(int64_t T, int64_t d_in, int64_t d_out) {
+    attention_sizes({1, T, d_in, d_out, 1, T, 0.0}, Module::self_attention);
+    check_work(bug_hunt_work(T, d_in, d_out));
 }
 
 int64_t parameter_count(const AttentionSizes& s, Module module, bool bias) {
@@ -259,13 +299,19 @@ int64_t train_answer_numbers(const AttentionSizes& s, Module module, bool bias, 
     return steps + records * (weights + (record_parameters ? P : 0)) + P;
 }
 
-void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers) {
-    const char* hint = "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out";
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers, bool prints) {
     // each per-step amount is bounded by the tensor limits, so these products stay far below 2^63
     // one bound for both: a multiply-add of the small products training makes (16 × 16 matrices,
     // per batch and head) costs about what an elementwise number does, 2 ns
-    check_one(steps * (step.numbers + step.multiply_adds), lim::kMaxTrainWork,
-              "multiply-adds and computed numbers to train", hint);
+    const int64_t work = steps * (step.numbers + step.multiply_adds);
+    check_one(work, lim::kMaxTrainWork, "multiply-adds and computed numbers to train",
+              "use fewer steps, fewer tokens, a smaller batch or smaller d_in and d_out");
+    // printing every recorded number costs more than computing it (the losses are not printed: counted anyway)
+    if (prints) {
+        const std::string unit = cat({"units of work to train and print (a printed number counts as ", lim::kPrintedNumberWork, ")"});
+        check_one(work + answer_numbers * lim::kPrintedNumberWork, lim::kMaxTrainWork, unit.c_str(),
+                  "set \"prints\": false to answer the values alone, or record fewer steps (raise record_every)");
+    }
     check_one(answer_numbers, lim::kMaxResultNumbers, "numbers in the answer",
               "record fewer steps (raise record_every), leave out record_parameters or use smaller sizes");
 }

@@ -65,6 +65,14 @@ struct AttentionSizes {
 // CausalAttention modules; MultiHeadAttention one projection split into heads, and builds no
 // (B, H, T, T) weights on its fused path.
 void attention_sizes(const AttentionSizes& s, Module module);
+// A word of the train task's program (one per row, written into a comment): the page's rules
+// (web/src/inputs.js, parseWord) with its sentences: not empty, at most limits::page::kWordChars
+// characters (UTF-16 units, as the page counts), no control character (C0, C1, U+2028, U+2029), so the
+// program stays one Python comment a line and runs. `index` counts from 0.
+void train_word(const std::string& word, size_t index);
+// The bug_hunt op (replay/bug_hunt.h) on x (T, d_in): self-attention's sizes, and its work as what it runs
+// and answers: the right and the planted version, two tensors of T × T (or T × d_out) in the answer.
+void bug_hunt_sizes(int64_t T, int64_t d_in, int64_t d_out);
 
 // Runs f and returns "" or, for whatever the engine throws, a sentence: the page's calls never throw.
 template <typename F>
@@ -95,6 +103,7 @@ Work softmax_work(const Shape& x);
 Work matmul_work(const Shape& a, const Shape& b);  // an Error when the shapes do not multiply
 Work dropout_work(const Shape& x);
 Work self_attention_work(int64_t T, int64_t d_in, int64_t d_out);
+Work bug_hunt_work(int64_t T, int64_t d_in, int64_t d_out);
 // CausalAttention, or num_heads of them side by side (MultiHeadAttentionWrapper)
 Work causal_attention_work(int64_t B, int64_t T, int64_t d_in, int64_t d_out, int64_t num_heads);
 // MultiHeadAttention: d_out split into num_heads; fused = no (B, H, T, T) tensors are built
@@ -121,9 +130,10 @@ int64_t train_records(int64_t from, int64_t to, int64_t record_every);
 // parameters after the last step. `grad` answers one step's: a loss and a gradient per parameter.
 int64_t train_answer_numbers(const AttentionSizes& s, Module module, bool bias, int64_t steps, int64_t records,
                              bool record_parameters);
-// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters): its
-// multiply-adds and numbers together within kMaxTrainWork, the answer within kMaxResultNumbers, so
-// the run answers within 2 s (core/limits.h). Throws an Error naming the bound and what to change.
-void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers);
+// A run of `steps` steps answering `answer_numbers` numbers (losses, records, parameters), each printed
+// too when `prints`: its multiply-adds, numbers and printed numbers (kPrintedNumberWork each) together
+// within kMaxTrainWork, the answer within kMaxResultNumbers, so the run answers within 2 s
+// (core/limits.h). Throws an Error naming the bound and what to change.
+void check_train_run(const Work& step, int64_t steps, int64_t answer_numbers, bool prints);
 
 }  // namespace attn::checks
