@@ -223,7 +223,7 @@ test('chromium: in a frame sandboxed with allow-scripts only, Check and Enter gr
     await prompt.locator('[data-testid=predict-input]').fill(String(scale));
     await prompt.locator('[data-testid=predict-input]').press('Enter');
     await frame.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-exercise=predict-dropout-scale] [data-testid=predict-feedback]').dataset.correct === 'true');
-    assert.match(await frame.locator('[data-testid=progress-count]').textContent(), /does not let the page keep them/);
+    assert.match(await frame.locator('[data-testid=storage-notice]').textContent(), /does not let the page keep your answers/);   // said once, beside the bar
     assert.deepEqual(problems.filter((p) => !/localStorage|storage/i.test(p)), []);
   } finally {
     await browser.close(); await server.close();
