@@ -56,3 +56,21 @@ test('validEntry: the page\'s fields with their types, extra small primitives al
   assert.equal(validEntry({ answer: 1, note: 'n'.repeat(5000) }), null);
   assert.equal(validEntry({ order: Array(100).fill('a') }), null);
 });
+
+// The entries the page itself writes must read back on the next visit: a skip before any try (answer
+// null), a question after its two tries, exercise 3.1's run, and the bug hunt's round with its lines tried.
+test('every entry shape the page writes survives a reload, none dropped', () => {
+  const p = progressStore(KEY);
+  const written = {
+    'predict-omega22': { answer: null, correct: false, skipped: true, attempts: 0, firstCorrect: false },
+    'predict-mask': { answer: 'below', correct: true, skipped: false, attempts: 2, firstCorrect: false },
+    'ex3.1': { answer: { W_query: 'W_query.weight.T', W_key: 'W_key.weight', W_value: 'W_value.weight.T' }, correct: false, last: true, attempts: 2, skipped: false, shown: true },
+    'bug-hunt': { rounds: 1, found: 0, order: ['mask_with_zero', 'divide_by_dk'], index: 0, tries: [3, 5], answer: 6, skipped: false, correct: false },
+  };
+  for (const [id, entry] of Object.entries(written)) p.record(id, entry);
+  const again = progressStore(KEY);
+  assert.equal(again.dropped(), 0);
+  for (const [id, entry] of Object.entries(written)) assert.deepEqual(again.get(id), entry, id);
+  assert.equal(validEntry({ answer: null, correct: false }), null, 'a null answer only as a skip');
+  assert.equal(validEntry({ tries: [1, 2, 3] }), null, 'two tries at most');
+});

@@ -8,7 +8,8 @@ import { h, para, place, pythonCode, fixed4 } from '../dom.js';
 import { seedFor } from '../inputs.js';
 import { sectionFrame, show, errorNote } from '../sections/common.js';
 import { matrixView } from '../views/index.js';
-import { BUGS, bugByKey, evidence, programLines, programOf, applicable, PROGRAMS } from './bugs.js';
+import { bugByKey, evidence, programLines, programOf, applicable, PROGRAMS } from './bugs.js';
+import { MAX_TRIES } from './progress.js';
 
 export default { id: 'bug-hunt', title: 'Bug hunt: which line is wrong?', rung: null, build };
 
@@ -83,7 +84,7 @@ function build(ctx) {
     if (!round$ || s.answer !== undefined || s.skipped) return;
     const right = i === round$.wrong, tries = [...(s.tries || []), i];
     hub.dispatch({ exercise: HUNT, kind: 'choice', answer: i + 1, expected: round$.wrong + 1, correct: right, attempt: tries.length });
-    if (right || tries.length >= 2) reveal(i, tries);
+    if (right || tries.length >= MAX_TRIES) reveal(i, tries);
     else hub.record(HUNT, { tries });
   }
   // i: the learner's last line (null: "Just show me"); the round counts once, as its first try went
@@ -197,4 +198,3 @@ function build(ctx) {
   return { el, update };
 }
 
-export { BUGS };

@@ -5,6 +5,7 @@
 import { h, uid, place, morph, fixed4 } from '../dom.js';
 import { seedFor, inputRows } from '../inputs.js';
 import { predictPrompt } from './prompt.js';
+import { MAX_TRIES } from './progress.js';
 
 const SLOTS = ['W_query', 'W_key', 'W_value'];
 const CHOICES = SLOTS.flatMap((s) => [`${s}.weight`, `${s}.weight.T`]);
@@ -96,7 +97,7 @@ export function exercise31(ctx) {
     const answered = !!saved && (saved.skipped || saved.answer !== undefined);
     const v = answered && !saved.skipped ? verdict(saved.answer) : null;   // the current inputs: the verdict follows an edit
     // the solution: after a right run, a second run, or "Just show me"
-    const open = !hub.enabled || (!!saved && (saved.shown || saved.skipped || (v && v.correct) || saved.attempts >= 2));
+    const open = !hub.enabled || (!!saved && (saved.shown || saved.skipped || (v && v.correct) || saved.attempts >= MAX_TRIES));
     gateBox.hidden = !open;
     if (!el) return;
     const clause = ctx.state.seed === null ? ' (so this sa_v2 is not Listing 3.2’s above, built after torch.manual_seed(789); the solution says what that changes)' : '';

@@ -15,20 +15,28 @@ export function openStorage() {
 // section on every load and a 4 MB one was drawn in full). One entry within ENTRY_CHARS of JSON; the
 // fields the page writes with their types, and any other field a small primitive (so a later entry
 // shape, e.g. attempts or firstCorrect, passes); ids short; at most MAX_ENTRIES of them.
+// Each question gives two tries; only the first counts (prompt.js, the bug hunt, exercise 3.1).
+export const MAX_TRIES = 2;
+
 const ENTRY_CHARS = 2000, MAX_ENTRIES = 200, ID_CHARS = 100, TEXT_CHARS = 200;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const smallText = (v) => typeof v === 'string' && v.length <= TEXT_CHARS;
 const count = (v) => Number.isInteger(v) && v >= 0 && v <= 1e6;
 const primitive = (v) => typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || smallText(v) || v === null;
+const flag = (v) => typeof v === 'boolean';
+const tryCount = (v) => Number.isInteger(v) && v >= 0 && v <= MAX_TRIES;
 const FIELDS = {
-  // a number typed, a choice's key, or an exercise's choice per slot
-  answer: (v) => (typeof v === 'number' && Number.isFinite(v)) || smallText(v) ||
+  // a number typed, a choice's key, or an exercise's choice per slot; null: shown without an answer
+  // (only with skipped: true, checked in validEntry)
+  answer: (v) => v === null || (typeof v === 'number' && Number.isFinite(v)) || smallText(v) ||
     (isObject(v) && Object.keys(v).length <= 16 && Object.values(v).every(smallText)),
-  correct: (v) => typeof v === 'boolean',
-  skipped: (v) => typeof v === 'boolean',
+  correct: flag, skipped: flag,
+  attempts: tryCount, firstCorrect: flag,   // a question's two tries (prompt.js)
+  last: flag, shown: flag,                  // exercise 3.1: its latest run's verdict, the solution seen
   rounds: count, found: count, index: count,   // the bug hunt's score and place
   order: (v) => Array.isArray(v) && v.length <= 32 && v.every(smallText),
-  scored: smallText,
+  tries: (v) => Array.isArray(v) && v.length <= MAX_TRIES && v.every(count),   // the bug hunt's lines clicked this round
+  scored: smallText,   // kept by the bug hunt before its lines (a stored round of that hunt still reads)
 };
 
 // An entry as the page may use it, or null when it does not fit (then it is dropped).
@@ -41,6 +49,7 @@ export function validEntry(entry) {
     const fits = Object.prototype.hasOwnProperty.call(FIELDS, field) ? FIELDS[field] : primitive;
     if (value !== undefined && !fits(value)) return null;
   }
+  if (entry.answer === null && entry.skipped !== true) return null;   // a null answer only as a skip's
   return entry;
 }
 

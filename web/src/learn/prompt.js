@@ -10,8 +10,9 @@ import { renderMath } from '../math.js';
 import { setAttr } from '../views/nodes.js';
 import { scrollIntoViewSettled } from '../scheduler.js';
 import { parseAnswerNumber } from './number.js';
+import { MAX_TRIES } from './progress.js';
 
-export const MAX_TRIES = 2;
+export { MAX_TRIES };
 
 // Attribute changes only where they differ: an update that changes nothing touches no node.
 const toggleAttr = (el, name, on) => { if (el.hasAttribute(name) !== on) el.toggleAttribute(name, on); };
