@@ -3,7 +3,9 @@
 // sentence against its own table, the toy's per-option shape feedback, and "Train it"'s verdict.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAnswer } from '../../web/src/learn/number.js';
+import { parseAnswerNumber } from '../../web/src/learn/number.js';
+
+const parseAnswer = (text) => parseAnswerNumber(text).value ?? NaN;   // the number read, NaN when refused
 import { scalingText, mhaWork } from '../../web/src/learn/scaling.js';
 import { pytorchError } from '../../web/src/learn/exercises.js';
 import { toyShapeWhy } from '../../web/src/learn/prompts.js';

@@ -50,8 +50,7 @@ export function learnHub(host, section, enabled) {
     }
     return { answered, firstTryRight: right, total: ids.size };
   };
-  const renderCount = () => {
-    const s = summary();
+  const renderCount = (s = summary()) => {
     const shownOnly = [...ids].filter((id) => { const e = answeredEntry(progress.get(id)); return e && e.skipped && (e.answer === null || e.answer === undefined); }).length;
     const hunt = progress.get('bug-hunt');
     const parts = [`${s.firstTryRight} of ${s.total} questions right on the first try; ${s.answered} answered${shownOnly ? ` (${shownOnly} of them by “Just show me”)` : ''}`];
@@ -59,6 +58,8 @@ export function learnHub(host, section, enabled) {
     if (progress.dropped()) parts.push(droppedSentence(progress.dropped()));
     count.textContent = `${parts.join('; ')}.`;
     count.dataset.answered = String(s.answered);
+    count.dataset.firstTryRight = String(s.firstTryRight);
+    count.dataset.total = String(s.total);
     // where the answers go: this browser, or the page that took them over (an LMS package, a host)
     const said = host.progressFromHost ? 'Your answers are kept by the course page this lab is part of (for example its LMS).' : 'Your answers stay in this browser (localStorage); nothing is sent anywhere.';
     if (where.textContent !== said) where.textContent = said;
@@ -72,14 +73,13 @@ export function learnHub(host, section, enabled) {
         notice.hidden = false;
       }
     } else if (!notice.hidden) notice.hidden = true;
-    count.dataset.firstTryRight = String(s.firstTryRight);
-    count.dataset.total = String(s.total);
   };
   progress.onChange((source) => {
-    renderCount();
+    const now = summary();
+    renderCount(now);
+    // (each its own copy: what a listener does to the event's progress is not the element's)
     if (host.progressFromHost || !progress.persistent()) host.heldProgress = progress.snapshot().entries;
     if (!enabled) return;
-    const now = summary();
     if (source === 'learner') dispatchProgress(host, progress.snapshot(), now);
     dispatchSummary(host, now);
   });

@@ -33,6 +33,3 @@ export function parseAnswerNumber(raw) {
   if (!Number.isFinite(value)) return { error: `“${shown}” is too large to be an answer here.` };
   return { value };
 }
-
-// The same as a number, NaN for anything parseAnswerNumber refuses.
-export const parseAnswer = (text) => parseAnswerNumber(text).value ?? NaN;
