@@ -71,7 +71,7 @@ test('exercise 3.1: a wrong first run gets PyTorch’s error and a hint, not the
   assert.ok(note.includes(`(${CELLS.get('3.4.2/sa_v2').print.split('\n')[0].replace(/^tensor\(/, '').replace(/,$/, '')}, ...)`), note);
   assert.match(note, /the book builds that one after torch\.manual_seed\(789\), the author’s solution notebook builds both after torch\.manual_seed\(123\).*\(\[\[-0\.5337, -0\.1051\], \.\.\.\)/);
   // progress counts the first run: wrong
-  assert.match(await page.locator('[data-testid=progress-count]').textContent(), /\(0 right/);
+  assert.match(await page.locator('[data-testid=progress-count]').textContent(), /^0 of \d+ questions right on the first try/);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.locator('[data-section=classes] .gated[data-gated-by="ex3.1"]').screenshot({ path: path.join(SCREENSHOTS, 'exercise-3.1-solution-1280.png') });
   assert.deepEqual(problems, []);
@@ -84,7 +84,7 @@ test('exercise 3.1: right on the first run counts; "Just show me" shows the solu
   await ex.locator('[data-testid=exercise-check]').click();
   assert.equal(await ex.locator('[data-testid=exercise-feedback]').getAttribute('data-correct'), 'true');
   assert.equal((await ex.locator('[data-testid=exercise-output]').textContent()).split('\n').slice(1).join('\n'), NOTEBOOK_PRINT);
-  assert.match(await page.locator('[data-testid=progress-count]').textContent(), /\(1 right/);
+  assert.match(await page.locator('[data-testid=progress-count]').textContent(), /^1 of \d+ questions right on the first try/);
   await page.locator('[data-testid=progress-reset]').click();
   assert.equal(await page.locator('[data-cell="ex3.1/notebook"]').isVisible(), false);
   await ex.locator('[data-testid=exercise-skip]').click();
@@ -148,6 +148,10 @@ test('the batched toy: its worked rows wait for the shape answer, and 3 × 3 and
   await f.waitFor({ state: 'visible' });
   const square = await f.textContent();
   assert.match(square, /3 × 3 is attn_weights’ own shape/);
+  // a wrong first try: a hint, the rows still held back; the second try shows them
+  assert.ok(!(await visibleText()).includes('giving [3, 4]'), 'a wrong first try shows no answer');
+  await q.locator('[data-choice="3×2"]').click();
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.querySelector('[data-exercise=predict-toy-shape]').dataset.revealed === 'true');
   assert.ok((await visibleText()).includes('giving [3, 4]'), 'answered: the worked rows show');
   // row three's blend, [3.5, 4.5], is KaTeX (its digits in spans of their own): the formula is shown now
   const blend = page.locator('[data-gated-by=predict-toy-shape] .math.display');

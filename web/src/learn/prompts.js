@@ -205,12 +205,18 @@ export function causalPrompts(ctx) {
 // Why a wrong shape for (n × k) @ (k × d) is wrong, from the shapes: each option names the confusion
 // behind it (attn_weights' own shape, the transpose, inputs.T @ inputs), then the rule.
 export function toyShapeWhy(key, [n, k], [, d]) {
-  const [a, b] = key.split('×').map(Number);
   const rule = `(${n} × ${k}) @ (${k} × ${d}) consumes the shared ${k}: the rows come from attn_weights (${n}, one per token), the columns from inputs (${d} values).`;
-  if (a === n && b === k) return `${n} × ${k} is attn_weights’ own shape: the product keeps its ${n} rows but takes its columns from inputs. ${rule}`;
-  if (a === d && b === n) return `${d} × ${n} is the transpose: the shape of inputs.T @ attn_weights.T, rows and columns swapped. ${rule}`;
-  if (a === d && b === d) return `${d} × ${d} is the shape of inputs.T @ inputs, which consumes the ${n} tokens instead of keeping one row per token. ${rule}`;
-  return rule;
+  const mistake = toyShapeHint(key, [n, k], [n, d]);
+  return mistake ? `${mistake} ${rule}` : rule;
+}
+// The same mistake named without the answer (the first wrong try's hint): which product that shape
+// belongs to, not the rule that gives the right one. '' for a shape no product of the two gives.
+export function toyShapeHint(key, [n, k], [, d]) {
+  const [a, b] = key.split('×').map(Number);
+  if (a === n && b === k) return `${n} × ${k} is attn_weights’ own shape: a product does not keep its left operand’s shape.`;
+  if (a === d && b === n) return `${d} × ${n} is the transpose: the shape of inputs.T @ attn_weights.T, rows and columns swapped.`;
+  if (a === d && b === d) return `${d} × ${d} is the shape of inputs.T @ inputs, which consumes the ${n} tokens instead of keeping one row per token.`;
+  return '';
 }
 
 // The batched product's toy: the shape of attn_weights @ inputs.
@@ -223,6 +229,7 @@ export function batchedPrompts(ctx) {
     const expected = out.shape.join('×');
     shape.setQuestion(`In the toy below, attn_weights is ${w.shape.join(' × ')} and inputs is ${x.shape.join(' × ')}. What is the shape of attn_weights @ inputs?`);
     shape.update({ options: keys.map((k) => ({ key: k, label: k.replace('×', ' × ') })), expected, expectedText: `${expected.replace('×', ' × ')}: torch.Size([${out.shape.join(', ')}])`,
+      hint: (key) => toyShapeHint(key, w.shape, x.shape) || 'Which dimension does @ consume, and which two does it keep?',
       why: (key) => toyShapeWhy(key, w.shape, x.shape) });
   }
   return { shape, update };
