@@ -71,7 +71,7 @@ test('embed.html posts its height to the parent', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${host.url}iframe.html`);
   const frame = page.frameLocator('#f');
-  await frame.locator('[data-cell="3.4.1/attn_weights_2"]').waitFor({ timeout: 30000 });
+  await frame.locator('[data-cell="3.4.1/attn_weights_2"]').waitFor({ state: 'attached', timeout: 30000 });   // built (the print waits for its question)
   await page.waitForFunction(() => window.heights.some((m) => m.height > 1000));
   // The math renders a few formulas per task and KaTeX's font files arrive after it, so the height
   // settles over a moment: the last height posted must become the frame's height.

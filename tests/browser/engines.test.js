@@ -569,6 +569,18 @@ for (const name of chosenEngines()) {
       await driver.viewport(390, 844);   // (a window that cannot be so narrow starts at its narrowest)
       await driver.open(server.url);
       await driver.waitForLab();
+      // every question shown ("Just show me"), so every drawing it held back is on the page (each click may
+      // build the next question); Reset below puts the answers back as they were
+      await driver.evaluate(async () => {
+        const lab = document.querySelector('attention-lab');
+        for (let round = 0; round < 20; round++) {
+          const skips = [...lab.shadowRoot.querySelectorAll('[data-testid=predict-skip], [data-testid=exercise-skip]')].filter((b) => !b.hidden && !b.disabled);
+          if (!skips.length) break;
+          for (const b of skips) b.click();
+          await lab.updateComplete;
+        }
+        return true;
+      });
       await driver.viewport(1280, 900);
       await driver.evaluate(layOutEverySectionInPage);   // every part fitted to 1280 px (a part is when laid out)
       const heads = await driver.evaluate(async () => {
@@ -598,6 +610,7 @@ for (const name of chosenEngines()) {
         assert.equal(shown, full, `a head of ${where} is abbreviated at 1280 px`);
         assert.ok(!cut, `the head "${full}" of ${where} is cut by its box at 1280 px`);
       }
+      await driver.evaluate(() => { document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=progress-reset]').click(); return true; });
       const inputs = [[0.43, 0.15, 0.89], [-0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.10], [0.05, 0.80, 0.55]];
       await driver.open(`${server.url}embed.html?section=step-by-step&d-out=1&inputs=${encodeURIComponent(JSON.stringify(inputs))}`);
       await driver.waitForLab();

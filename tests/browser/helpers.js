@@ -237,7 +237,9 @@ async function walkStepperInPage({ inFrame = false, example = null } = {}) {
   s.scrollIntoView({ block: 'start' });
   await frames(3);
   await lab.updateComplete;
-  const next = s.querySelector('[data-testid=step-next]');
+  const next = s.querySelector('[data-testid=step-next]'), prev = s.querySelector('[data-testid=step-prev]');
+  // from its first step, wherever an earlier check left it
+  for (let i = 0; i < 200 && prev.getAttribute('aria-disabled') !== 'true'; i++) { prev.click(); await frames(1); }
   const stuck = [s, ...s.querySelectorAll('*')].filter((el) => ['sticky', 'fixed'].includes(win.getComputedStyle(el).position) && win.getComputedStyle(el).display !== 'contents');
   const problems = [];
   let steps = 0;

@@ -91,15 +91,15 @@ createRoot(document.getElementById('app')).render(h('div', null, h(Lesson, { hea
         // the props reached the element: class (no "classname"), the words given as an array
         assert.deepEqual(await lab.evaluate((el) => [el.getAttribute('class'), el.hasAttribute('classname'), el.state.words, el.state.seed]),
           ['lesson', false, ['Your', 'journey', 'starts'], 7], id);
-        // a learner's edit: the temperature slider to its end
-        await lab.locator('[data-testid=temperature-slider]').focus();
-        await page.keyboard.press('End');
-        await page.waitForFunction((which) => window.heard.some((e) => e.id === which && e.kind === 'change'), id);
-        // a learner's answer: the section's first question
+        // a learner's answer: the section's first question (before the slider, whose move shows its questions)
         const input = lab.locator('[data-testid=predict-input]').first();
         if (await input.count()) { await input.fill('0.5'); await lab.locator('[data-testid=predict-check]').first().click(); }
         else await lab.locator('[data-testid=predict-choice]').first().click();
         await page.waitForFunction((which) => window.heard.some((e) => e.id === which && e.kind === 'answer'), id);
+        // a learner's edit: the temperature slider to its end
+        await lab.locator('[data-testid=temperature-slider]').focus();
+        await page.keyboard.press('End');
+        await page.waitForFunction((which) => window.heard.some((e) => e.id === which && e.kind === 'change'), id);
       }
       const heard = await page.evaluate(() => window.heard);
       for (const id of ids) {
