@@ -101,14 +101,20 @@ __attribute__((noinline)) void add_cell(std::vector<BookCell>& out, const char* 
     out.push_back(tensor_cell(id, t));
 }
 
-// SelfAttention_v1 with the book's step-by-step seed: the weights of 3.4.1, every intermediate kept.
-AttentionTrace v1_trace(const SectionRequest& r) {
+// §3.4.1's SelfAttention_v1: the book's step-by-step seed's three torch.rand draws, or the reader's
+// weights in their place (the one home of that choice for the trace and for attn_scores_2).
+SelfAttentionV1 step_by_step_module(const SectionRequest& r) {
     Generator gen;
     gen.manual_seed(r.seeds(123));
     SelfAttentionV1 sa(r.inputs.shape[1], r.d_out, gen);
     if (r.weights) r.weights->apply(sa);
+    return sa;
+}
+
+// That module's forward, every intermediate kept.
+AttentionTrace v1_trace(const SectionRequest& r) {
     AttentionTrace tr;
-    sa.forward(r.inputs, &tr);
+    step_by_step_module(r).forward(r.inputs, &tr);
     return tr;
 }
 
@@ -117,9 +123,7 @@ AttentionTrace v1_trace(const SectionRequest& r) {
 // sums some outputs of a full T × T product in two chains (pytorch_cpu.h), so at d_out ≥ 8 that row can
 // differ from PyTorch's attn_scores_2 in the last bit, and a print in the last digit.
 Tensor scores_of_query_2(const SectionRequest& r) {
-    Generator gen;
-    gen.manual_seed(r.seeds(123));
-    const SelfAttentionV1 weights(r.inputs.shape[1], r.d_out, gen);  // §3.4.1's three torch.rand draws
+    const SelfAttentionV1 weights = step_by_step_module(r);
     const Tensor query_2 = matmul(row(r.inputs, 1), detach(weights.W_query));
     const Tensor keys = matmul(r.inputs, detach(weights.W_key));
     return matmul(query_2, transpose_2d(keys));
