@@ -21,7 +21,7 @@ const TARGETS = { simdOverScalarSgemm: 3, wasmOverNativeMha: 2.5, sliderP95Ms: 4
 // Issue 25's two places: a laptop, and a phone-class CPU (Chromium's CPU throttling, 4×, at a phone's size).
 export const LAPTOP = { name: '1280×900', width: 1280, height: 900, throttle: 1 };
 export const PHONE = { name: '390×844, CPU throttled 4×', width: 390, height: 844, throttle: 4 };
-const FIRST_NUMBER = '0.3061';   // z(2)'s first entry, the book's (issue 25's "first computed number")
+const FIRST_NUMBER = '0.4306';   // q(2)'s first entry, the book's: §3.4.1's first print (z(2)'s 0.3061, issue 25's marker, waits for its question since issue 42)
 
 // The same server and browser as the browser tests: web/serve.mjs, and the system Chromium in a fresh
 // temporary profile through tests/browser/helpers.js (never a downloaded browser).

@@ -145,9 +145,9 @@ for (const e of EXAMPLES) {
     for (const section of ['batched', 'why-sqrt-dk']) groups.push({ name: section, cells: cells.filter((c) => c.section === section) });
     for (const optimizer of ['adam', 'sgd']) groups.push({ name: `train (${optimizer})`, cells: await trainedCell(page, optimizer) });
     assert.ok(groups.every((g) => g.cells.length > 0), 'every group has cells');
-    if (e.weights) {   // the reader's weights are loaded into each module that takes them (§3.4.2, §3.5.3, §3.6.2)
+    if (e.weights) {   // the reader's weights are loaded into each module that takes them (§3.4.2, §3.5.1's sa_v2 built again, §3.5.3, §3.6.2)
       const code = groups[0].cells.map((c) => c.code).join('\n');
-      assert.equal((code.match(/\.load_state_dict\(\{ {3}# your weights/g) || []).length, 4, 'sa_v1, sa_v2, ca and mha load the weights');
+      assert.equal((code.match(/\.load_state_dict\(\{ {3}# your weights/g) || []).length, 5, 'sa_v1, sa_v2 (§3.4.2 and §3.5.1), ca and mha load the weights');
     }
     const { ran, mismatches } = replay(groups);
     assert.ok(ran >= 25, `${ran} cells ran`);
