@@ -1,7 +1,7 @@
 // AttentionLabEngine.load(): picks the engine this JS engine can run, loads it from next to this
 // file and starts it (bindings/API.md). Plain ES5-style script: works as a classic <script>, in a
 // Worker through importScripts, and through require() in Node. It fetch()es only in a Worker, to
-// check an engine file against its integrity hash before importScripts runs it.
+// check an engine file against its integrity hash, then importScripts runs those very bytes.
 (function (root) {
   "use strict";
 
@@ -63,7 +63,9 @@
     var m = /^([a-z][a-z0-9+.-]*:\/\/[^\/?#]*)/i.exec(url);
     return m ? m[1].toLowerCase() : "";
   }
+  var verifiedBlobs = {};  // blob: URLs of engine bytes checked against their hash (loadFactory, in a Worker)
   function checkedEngineUrl(u, folder) {
+    if (verifiedBlobs[u] === true) return u;
     var file = u.slice(folder.length);
     if (u.indexOf(folder) !== 0 || !ENGINE_FILE.test(file) || !baseUrl || originOf(u) !== originOf(baseUrl)) {
       throw new TypeError("attention-lab's loader loads only its engine files from its own origin (" + originOf(baseUrl || "") + "), not " + u);
@@ -206,7 +208,7 @@
   }
 
   // options.integrity[file]: the file's SHA-384 ("sha384-..."): a <script integrity>, or in a Worker
-  // (importScripts takes none) a fetch with it before the import.
+  // (importScripts takes none) a fetch with it, whose bytes are imported from a blob: URL.
   function loadFactory(kind, base, options) {
     var file = "attention-lab-" + kind + ".js";
     // an ES module build brought the engines in with its imports (engine/*.mjs, web/build.mjs)
@@ -216,12 +218,28 @@
     if (isNode) return Promise.resolve(require(require("path").join(__dirname, file)));
     var url = base + file;
     var integrity = options.integrity && options.integrity[file];
+    if (isWorker && integrity) {
+      // checked and run the same bytes: fetched once with the hash, then imported from a blob: of them
+      // (a fetch, then importScripts(url), would check one download and run another)
+      return fetch(url, { integrity: integrity }).then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return response.blob();
+      }).then(null, function () { throw notLoaded(url); }).then(function (blob) {
+        var checkedUrl = URL.createObjectURL(blob);
+        verifiedBlobs[checkedUrl] = true;
+        try {
+          importScripts(trustedScriptUrl(checkedUrl, base, options.scriptURL));
+        } finally {
+          URL.revokeObjectURL(checkedUrl);
+        }
+        return self.createAttentionLab;
+      });
+    }
     if (isWorker) {
-      return (integrity ? fetch(url, { integrity: integrity }).then(null, function () { throw notLoaded(url); }) : Promise.resolve())
-        .then(function () {
-          importScripts(trustedScriptUrl(url, base, options.scriptURL));  // synchronous; throws (rejecting) when the file is missing
-          return self.createAttentionLab;
-        });
+      return Promise.resolve().then(function () {
+        importScripts(trustedScriptUrl(url, base, options.scriptURL));  // synchronous; throws (rejecting) when the file is missing
+        return self.createAttentionLab;
+      });
     }
     return new Promise(function (resolve, reject) {
       var script = document.createElement("script");

@@ -1,23 +1,22 @@
 // Exercise 3.3's GPT-2-small MultiHeadAttention for T up to 1024, off the main thread so the page
 // never freezes. Started only when the learner runs the timing (never at page load).
-// The engine comes from engine/ beside this file (the folder the element approved and started it
-// from), never from a URL in a message; each file is checked against the integrity map the element
-// sends (importScripts takes no integrity, so a fetch with it checks the file first).
-// In: {engine, op: "mha", tokens, seed, integrity}; out: {tokens, seed, ms, shape, print (grad_fn included)}, or {error}.
+// The element runs this file in one blob: with the loader and the engine before it, each checked against
+// the integrity map (web/src/engine.js, startEngineWorker): so it imports nothing, and runs only bytes
+// that were checked. engine-worker.mjs (the ES module build, web/build.mjs) imported the engines:
+// self.attentionLabBundled.
+// In: {engine: "simd" | "scalar", op: "mha", tokens, seed}; out: {tokens, seed, ms, shape, print (grad_fn included)}, or {error}.
 'use strict';
 let ready = null;
 self.onmessage = async (event) => {
-  const { engine: kind, op, tokens, seed = 123, integrity = {} } = event.data || {};
+  const { engine: kind, op, tokens, seed = 123 } = event.data || {};
   try {
     if (!ready) {
       const options = kind === 'scalar' || kind === 'simd' ? { kind } : {};
-      const base = new URL('engine/', self.location.href).href;
-      // engine-worker.mjs (the ES module build, web/build.mjs) imported the engines: self.attentionLabBundled
-      ready = self.attentionLabBundled ? self.attentionLabBundled.load(options) : (async () => {
-        if (integrity['loader.js']) await checked(base + 'loader.js', integrity['loader.js']);
-        importScripts(base + 'loader.js');
-        return self.AttentionLabEngine.load({ ...options, base, integrity });
-      })();
+      if (self.attentionLabBundled) ready = self.attentionLabBundled.load(options);
+      else if (self.AttentionLabEngine && typeof self.createAttentionLab === 'function') {
+        const engineFile = () => self.createAttentionLab;   // the one engine the blob carries
+        ready = self.AttentionLabEngine.load({ ...options, factories: { simd: engineFile, scalar: engineFile } });
+      } else ready = Promise.reject(new Error('this worker was started without its engine: the element starts it with the loader and the engine before it (startEngineWorker)'));
       ready.catch(() => { ready = null; });
     }
     const { engine } = await ready;
@@ -35,12 +34,3 @@ self.onmessage = async (event) => {
     self.postMessage({ tokens, error: String((e && e.message) || e) });
   }
 };
-
-// Resolves when url's bytes have the SHA-384 the build recorded; rejects with a sentence otherwise.
-async function checked(url, integrity) {
-  try {
-    await fetch(url, { integrity });
-  } catch {
-    throw new Error(`${url} did not load, or is not the file this build of attention-lab.js recorded (its SHA-384 differs from the integrity map), so it was not run.`);
-  }
-}

@@ -79,6 +79,62 @@ test('a tampered worker file is not started: the timing says which file differs 
   assert.ok(problems.every((p) => /integrity|digest/i.test(p)), JSON.stringify(problems));
 });
 
+// The timing's text once it settled on a time or a failure.
+async function runTiming(page) {
+  await waitForLab(page);
+  await page.evaluate(() => {
+    const root = document.querySelector('attention-lab').shadowRoot;
+    root.querySelector('[data-section=multi-head] select').value = '128';
+    root.querySelector('[data-testid=mha-run]').click();
+  });
+  const status = 'attention-lab [data-testid=mha-status]';
+  await page.waitForFunction((s) => /ms for the forward pass|failed|T = 128: /.test(document.querySelector('attention-lab').shadowRoot.querySelector(s.split(' ')[1]).textContent), status);
+  return page.locator(status).textContent();
+}
+
+test('the timing\'s worker runs the bytes that were checked: a server that answers a second request differently is never run', async () => {
+  // race/: each of the worker's three files is the build's until it has been fetched for checking, and a
+  // changed file on every later request (a check, then a second download, would run the changed one)
+  const served = new Map(), checked = new Set();
+  const { page, problems } = await newPage(browser.context);
+  await page.route(/\/race\/(engine-worker\.js|engine\/loader\.js|engine\/attention-lab-(simd|scalar)\.js)$/, async (route) => {
+    const file = new URL(route.request().url()).pathname.replace('/race/', '');
+    served.set(file, (served.get(file) || 0) + 1);
+    const changedNow = checked.has(file);
+    if (route.request().resourceType() === 'fetch') checked.add(file);
+    const genuine = fs.readFileSync(path.join(WEB, file), 'utf8');
+    const changed = 'self.onmessage = (e) => self.postMessage({ tokens: e.data.tokens, error: "the changed file ran" });';
+    await route.fulfill({ status: 200, contentType: 'text/javascript', headers: { 'Access-Control-Allow-Origin': '*' }, body: changedNow ? changed + genuine : genuine });
+  });
+  for (const f of ['attention-lab.js', 'katex-lib.js', 'engine-worker.js', 'engine', 'katex']) fs.cpSync(path.join(WEB, f), path.join(tmp, 'race', f), { recursive: true });
+  await page.route(`${server.url}race/host.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8',
+    body: '<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><attention-lab section="multi-head"></attention-lab><script src="attention-lab.js"></script>' }));
+  await page.goto(`${server.url}race/host.html`);
+  assert.match(await runTiming(page), /^T = 128: [\d.]+ ms for the forward pass\.$/);
+  assert.equal(served.get('engine-worker.js'), 1, 'the worker\'s file was downloaded once');
+  assert.equal(served.get('engine/loader.js'), 1, 'the loader was downloaded once (for the worker)');
+  assert.deepEqual([...checked].sort(), ['engine-worker.js', 'engine/attention-lab-simd.js', 'engine/loader.js'], 'each was fetched to be checked');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('the documented strict CSP sent with every response (a server-wide header): the page and the timing\'s worker work, with no violation', async () => {
+  const { documentedCsp } = require('./engines/server');
+  const csp = documentedCsp();
+  const { page, problems } = await newPage(browser.context);
+  await page.route(`${server.url}favicon.svg`, (route) => route.fulfill({ status: 200, contentType: 'image/svg+xml', headers: { 'Content-Security-Policy': csp }, body: '<svg xmlns="http://www.w3.org/2000/svg"/>' }));
+  await page.route((url) => url.href.startsWith(server.url) && !/\/(everywhere\.html|favicon\.svg)$/.test(url.pathname), async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': csp } });
+  });
+  await page.route(`${server.url}everywhere.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', headers: { 'Content-Security-Policy': csp },
+    body: '<!doctype html><meta charset="utf-8"><title>host</title><link rel="icon" href="favicon.svg"><attention-lab section="multi-head"></attention-lab><script src="attention-lab.js"></script>' }));
+  await page.goto(`${server.url}everywhere.html`);
+  assert.match(await runTiming(page), /^T = 128: [\d.]+ ms for the forward pass\.$/);
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
 test('engine-base is per element: each element\'s engine and timing worker come from its own folder', async () => {
   const { page, problems, requested } = await hostPage('per-element.html', {
     body: '<attention-lab id="a" section="multi-head" engine-base="copy/" engine="scalar"></attention-lab><attention-lab id="b" section="multi-head"></attention-lab><script src="attention-lab.js"></script>',

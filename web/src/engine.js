@@ -1,7 +1,7 @@
 // Loads the wasm engine (from the element's approved folder, base-url.js) and is the page's one route
 // to it: sectionData, one call per section and update, returning every value, shape and print the
 // section shows.
-import { scriptURL, integrityOf, loadFailure } from './trusted.js';
+import { scriptURL, verifiedScriptURL, integrityOf, loadFailure } from './trusted.js';
 import { bundled, BUNDLED_FILES, INLINE } from './base-url.js';
 // The engine's loader (bindings/loader.js, its one source; engine/loader.js is the Worker's copy) is
 // part of this bundle, so the engine file's download starts when the element first renders: fetched
@@ -13,12 +13,11 @@ import loader from '../../bindings/loader.js';
 // (its one policy name) and the build's hash of each engine file.
 function engineFileOptions(base) {
   const engineBase = new URL('engine/', base).href;
-  const integrity = {};   // by file name in engine/ (the worker checks loader.js too)
+  const integrity = {};   // by file name in engine/
   for (const kind of ['simd', 'scalar']) {
     const hash = integrityOf(`engine/attention-lab-${kind}.js`, base);
     if (hash) integrity[`attention-lab-${kind}.js`] = hash;
   }
-  if (integrityOf('engine/loader.js', base)) integrity['loader.js'] = integrityOf('engine/loader.js', base);
   return { base: engineBase, scriptURL, integrity };
 }
 
@@ -113,13 +112,16 @@ export function startTrainRun(engine, request) {
     printed: () => run.printed() };   // the train task's run: what its program prints so far
 }
 
-// A Worker running engine-worker.js from the element's folder, started only when the learner asks for
-// exercise 3.3's timing (never at load: a host page's CSP may forbid workers). The worker's file is
-// checked against the integrity map first (a Worker takes no integrity attribute), so this returns a
-// stand-in with the Worker's postMessage/onmessage/onerror that starts the real one once the check
-// passed. Throws a sentence where browsers start no worker from that folder: another origin (Worker
-// URLs must be same-origin; a blob: stub would need worker-src blob:) or file://.
-export function startEngineWorker(base) {
+// A Worker running engine-worker.js with the loader and the engine of `kind` ("simd" or "scalar", the
+// page's), started only when the learner asks for exercise 3.3's timing (never at load: a host page's
+// CSP may forbid workers). A Worker takes no integrity attribute, and a check before `new Worker(url)`
+// would check one download and run another; so the three files are fetched once each, with their
+// integrity, and the worker runs those very bytes, joined into one blob: URL (worker-src blob:) that the
+// element's Trusted Types policy passes. Inside, nothing more is imported, so the worker needs no
+// policy of its own, whatever CSP its files are served with. Returns a stand-in with the Worker's
+// postMessage/onmessage/onerror that starts the real one once the files are checked. Throws a sentence
+// where the timing cannot run: a notebook's inline output, another origin, or file://.
+export function startEngineWorker(base, kind) {
   if (INLINE) throw new Error('The timing runs the engine in a Web Worker, which a notebook\'s output cannot start from inline scripts; open the page from a server (./scripts/run) for it.');
   if (bundled(base)) {
     // the ES module build: the worker the host's bundler emitted (Vite does; esbuild does not)
@@ -129,11 +131,33 @@ export function startEngineWorker(base) {
   const url = new URL('engine-worker.js', base);
   if (location.protocol === 'file:' || url.protocol === 'file:') throw new Error('Browsers do not start Web Workers from file:// pages; serve the folder (./scripts/run) for this.');
   if (url.origin !== location.origin) throw new Error(`Browsers start a Web Worker only from the page's own origin, and attention-lab's files are on ${url.origin}: host them on this origin for the timing.`);
-  const trusted = scriptURL(url.href);
-  const integrity = integrityOf('engine-worker.js', base);
-  const checked = (integrity ? fetch(url.href, { integrity }) : Promise.resolve()).catch(() => loadFailure(url.href, integrity).then((e) => { throw e; }));
-  // the worker checks the engine files it imports against the same map
-  return workerStand(checked, () => new Worker(trusted), (m) => ({ ...m, integrity: engineFileOptions(base).integrity }), 'could not start');
+  // in the order the worker runs them: the loader, then the engine (it defines createAttentionLab), then the worker's own code
+  const files = ['engine/loader.js', `engine/attention-lab-${kind}.js`, 'engine-worker.js'];
+  let blobUrl = null;
+  const checked = Promise.all(files.map((file) => checkedText(base, file))).then((texts) => {
+    blobUrl = verifiedScriptURL(texts);
+  });
+  const start = () => {
+    const worker = new Worker(blobUrl.trusted);
+    URL.revokeObjectURL(blobUrl.url);   // the worker has its script; the blob is not needed again
+    return worker;
+  };
+  return workerStand(checked, start, (m) => ({ ...m, engine: kind }), 'could not start');
+}
+
+// A file of attention-lab's folder as text, fetched once and checked against the integrity map (the
+// browser refuses the body when its SHA-384 differs); rejects with loadFailure's sentence.
+async function checkedText(base, file) {
+  const url = new URL(file, base).href;
+  const integrity = integrityOf(file, base);
+  scriptURL(url);   // only the files the policy passes (throws for any other)
+  try {
+    const response = await fetch(url, integrity ? { integrity, credentials: 'same-origin' } : { credentials: 'same-origin' });
+    if (!response.ok) throw new Error(String(response.status));
+    return await response.text();
+  } catch {
+    throw await loadFailure(url, integrity);
+  }
 }
 
 // The stand-in: start() once ready settles; messages wait until then; a failure (ready's sentence, a

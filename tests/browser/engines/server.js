@@ -53,4 +53,4 @@ async function startSuiteServer({ recorder }) {
   };
 }
 
-module.exports = { startSuiteServer };
+module.exports = { startSuiteServer, documentedCsp };

@@ -66,7 +66,7 @@ function build(ctx) {
 
   function startWorker() {
     if (worker) return worker;
-    worker = startEngineWorker(ctx.base);
+    worker = startEngineWorker(ctx.base, ctx.kind());
     worker.onmessage = (event) => {
       const m = event.data || {};
       busy = false;
