@@ -41,7 +41,7 @@ const lowerFirst = (s) => s.charAt(0).toLowerCase() + s.slice(1);
 function build(ctx) {
   const { el, body } = sectionFrame('check', 'Check my code');
   const given = parseCheckAttribute(ctx.checkAttribute ? ctx.checkAttribute() : null);
-  const moduleSelect = h('select', { 'data-testid': 'check-module', 'aria-label': 'your module' },
+  const moduleSelect = h('select', { 'data-testid': 'check-module' },
     CHECK_MODULES.map((m) => h('option', { value: m, text: m, selected: m === (given?.module || 'SelfAttention_v2') })));
   const paste = h('textarea', { rows: '6', cols: '60', spellcheck: 'false', 'data-testid': 'check-paste',
     'aria-label': 'what PyTorch printed', placeholder: 'tensor([[-0.5337, -0.1051],\n        [-0.5323, -0.1080],\n        ...])' });
@@ -57,7 +57,7 @@ function build(ctx) {
   let fromNotebook = !!given && !given.error && given.output !== undefined && typeof given.output !== 'string';
   const intro = () => para('Paste what PyTorch printed for your own module’s output (print(sa(inputs)), a tensor or the error it raised), for the inputs and weights above, or call attention_lab.check(module=…, inputs=…) in your notebook. The engine computes the book’s module with the same weights, and each planted mistake of the bug hunt that applies to it, and compares each with yours at PyTorch’s print precision (4 decimals).');
   const form = h('div', { class: 'check-form' },
-    h('p', null, h('label', { text: 'Your module: ' }), moduleSelect), paste, h('div', { class: 'controls' }, run));
+    h('p', null, h('label', null, 'Your module: ', moduleSelect)), paste, h('div', { class: 'controls' }, run));
 
   function request() {
     const st = ctx.state;
