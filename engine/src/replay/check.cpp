@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 
 #include "core/format.h"
 #include "core/generator.h"
@@ -148,14 +147,6 @@ Tensor without_T(const Tensor& x, const Linear& W, std::string* raised) {
     return W.bias.numel() ? add(y, W.bias) : y;
 }
 
-// A planted mistake's output: its tensor, or the error line PyTorch raises at it. A mistake can be
-// made in more than one way (weight_without_T: in the keys' line, as the bug hunt plants it, or in all
-// three projections); each way is one variant.
-struct Candidate {
-    std::string bug;
-    std::function<Tensor(std::string* raised)> run;
-};
-
 }  // namespace
 
 ReaderOutput read_pasted_output(const std::string& text) {
@@ -239,108 +230,71 @@ CheckResult check_code(const CheckRequest& q) {
 
     Generator gen;  // the modules' own draws are all replaced by the reader's weights (and out_proj's)
     gen.manual_seed(0);
-    const auto seeded = [&] {
-        Generator g;
-        g.manual_seed(q.call_seed.value_or(0));
-        return g;
-    };
+    const uint64_t call_seed = q.call_seed.value_or(0);
     SelfAttentionV2 v2(d_in, d_out, w.has_bias(), gen);  // Listing 3.2's three nn.Linear, with the reader's weights
     w.apply(v2.W_query, v2.W_key, v2.W_value);
-    std::vector<Candidate> candidates;
+    std::optional<MultiHeadAttention> heads;
     CheckResult res;
-
-    // the projections as the module computes them: x @ W (SelfAttention_v1) or W(x)
-    const auto project = [&](const Linear& W) { return W.forward(x); };
-    const auto context = [&](const Tensor& weights, const Tensor& values) { return matmul(weights, values); };
-    if (kind == "SelfAttention_v1" || kind == "SelfAttention_v2") {
-        if (kind == "SelfAttention_v1") {
-            SelfAttentionV1 v1(d_in, d_out, gen);
-            w.apply(v1);
-            res.book = plain(v1.forward(x));
-        } else {
-            res.book = plain(v2.forward(x));
-        }
-        const auto weight_line = [&](const std::string& bug) {
-            const Tensor keys = project(v2.W_key), queries = project(v2.W_query), values = project(v2.W_value);
-            return context(causal_softmax(matmul(queries, transpose_2d(keys)), d_out, bug, false), values);
-        };
-        for (const char* bug : {"divide_by_dk", "softmax_dim0"}) candidates.push_back({bug, [=](std::string*) { return weight_line(bug); }});
+    // each mistake that applies to this kind, once per way it is made (variant): weight_without_T in the
+    // keys' line as the bug hunt plants it (0) or in all three projections (1)
+    std::vector<std::pair<const char*, int>> candidates;
+    if (kind == "SelfAttention_v1") {
+        SelfAttentionV1 v1(d_in, d_out, gen);
+        w.apply(v1);
+        res.book = plain(v1.forward(x));
+        candidates = {{"divide_by_dk", 0}, {"softmax_dim0", 0}};
+    } else if (kind == "SelfAttention_v2") {
+        res.book = plain(v2.forward(x));
+        candidates = {{"divide_by_dk", 0}, {"softmax_dim0", 0}, {"weight_without_T", 0}, {"weight_without_T", 1}};
     } else if (causal) {
         CausalAttention m(d_in, d_out, T, q.dropout, w.has_bias(), gen);
         w.apply(m.W_query, m.W_key, m.W_value);
-        Generator g = seeded();
+        Generator g;
+        g.manual_seed(call_seed);
         res.book = plain(row(m.forward(stack({x}), g), 0));
-        const Dropout dropout{q.dropout};
-        // the rest of CausalAttention's forward from its scores, the weights' line as `bug` writes it
-        const auto from_scores = [&, dropout](const Tensor& scores, const Tensor& values, const std::string& bug) {
-            Generator g = seeded();
-            return context(dropout.forward(causal_softmax(scores, d_out, bug), g), values);
-        };
-        const auto scores_of = [&](const Tensor& queries, const Tensor& keys) { return matmul(queries, transpose_2d(keys)); };
-        for (const char* bug : kWeightLineBugs) {
-            candidates.push_back({bug, [=, &v2](std::string*) {
-                return from_scores(scores_of(project(v2.W_query), project(v2.W_key)), project(v2.W_value), bug);
-            }});
-        }
-        if (q.dropout > 0) {
-            // the draws nn.Dropout makes for the weights: keep where its factor is not 0
-            const auto keep_and_weights = [&, dropout](Tensor* weights) {
-                *weights = causal_softmax(scores_of(project(v2.W_query), project(v2.W_key)), d_out);
-                Generator g = seeded();
-                Tensor noise;
-                dropout.forward(*weights, g, &noise);
-                Tensor keep = noise;
-                for (float& k : keep.data) k = k != 0.0f ? 1.0f : 0.0f;
-                return keep;
-            };
-            const double p = q.dropout;
-            candidates.push_back({"dropout_inverse_p", [=, &v2](std::string*) {
-                Tensor weights;
-                const Tensor keep = keep_and_weights(&weights);
-                return context(div(mul(weights, keep), p), project(v2.W_value));
-            }});
-            candidates.push_back({"dropout_unscaled", [=, &v2](std::string*) {
-                Tensor weights;
-                const Tensor keep = keep_and_weights(&weights);
-                return context(mul(weights, keep), project(v2.W_value));
-            }});
-            candidates.push_back({"dropout_on_scores", [=, &v2](std::string*) {
-                Generator g = seeded();
-                const Tensor scores = dropout.forward(scores_of(project(v2.W_query), project(v2.W_key)), g);
-                return context(causal_softmax(scores, d_out), project(v2.W_value));
-            }});
-        }
-    } else if (mha) {
-        MultiHeadAttention m(d_in, d_out, T, 0.0, q.num_heads, w.has_bias(), gen);
-        w.apply(m);
-        const Tensor batch = stack({x});
-        Generator g = seeded();
-        res.book = plain(row(m.forward(batch, g), 0));
+        for (const char* bug : kWeightLineBugs) candidates.push_back({bug, 0});
+        candidates.push_back({"weight_without_T", 0});
+        candidates.push_back({"weight_without_T", 1});
+        if (q.dropout > 0) for (const char* bug : {"dropout_inverse_p", "dropout_unscaled", "dropout_on_scores"}) candidates.push_back({bug, 0});
+    } else {
+        heads.emplace(d_in, d_out, T, 0.0, q.num_heads, w.has_bias(), gen);
+        w.apply(*heads);
+        Generator g;
+        res.book = plain(row(heads->forward(stack({x}), g), 0));
         for (const char* bug : {"mask_after_softmax", "mask_with_zero", "divide_by_dk", "inverted_mask", "view_without_transpose",
-                                "scale_by_d_out", "merge_without_transpose", "missing_contiguous"}) {
-            candidates.push_back({bug, [=](std::string* raised) {
-                const Tensor out = mha_forward_with_bug(m, batch, bug, raised);
-                return raised->empty() ? row(out, 0) : out;
-            }});
+                                "scale_by_d_out", "merge_without_transpose", "missing_contiguous"})
+            candidates.push_back({bug, 0});
+    }
+
+    // One planted mistake's output, computed with the reader's weights: its tensor, or PyTorch's error line in *raised.
+    const auto run = [&](const std::string& bug, int variant, std::string* raised) -> Tensor {
+        if (heads) {
+            const Tensor out = mha_forward_with_bug(*heads, stack({x}), bug, raised);
+            return raised->empty() ? row(out, 0) : out;
         }
-    }
-    if (kind != "SelfAttention_v1" && !mha) {
-        // weight_without_T: in the keys' line (the bug hunt's), or in all three projections
-        const auto attend = [&](const Tensor& queries, const Tensor& keys, const Tensor& values) {
-            if (!causal) return context(causal_softmax(matmul(queries, transpose_2d(keys)), d_out, "", false), values);
-            Generator g = seeded();
-            return context(Dropout{q.dropout}.forward(causal_softmax(matmul(queries, transpose_2d(keys)), d_out), g), values);
-        };
-        candidates.push_back({"weight_without_T", [=, &v2](std::string* raised) {
-            const Tensor keys = without_T(x, v2.W_key, raised);
-            return raised->empty() ? attend(project(v2.W_query), keys, project(v2.W_value)) : Tensor();
-        }});
-        candidates.push_back({"weight_without_T", [=, &v2](std::string* raised) {
-            const Tensor keys = without_T(x, v2.W_key, raised);
+        Tensor queries = v2.W_query.forward(x), keys = v2.W_key.forward(x), values = v2.W_value.forward(x);
+        if (bug == "weight_without_T") {
+            keys = without_T(x, v2.W_key, raised);
             if (!raised->empty()) return Tensor();
-            return attend(without_T(x, v2.W_query, raised), keys, without_T(x, v2.W_value, raised));
-        }});
-    }
+            if (variant == 1) queries = without_T(x, v2.W_query, raised), values = without_T(x, v2.W_value, raised);
+        }
+        Tensor scores = matmul(queries, transpose_2d(keys));
+        Generator g;
+        g.manual_seed(call_seed);
+        const Dropout dropout{q.dropout};
+        if (!causal) return matmul(causal_softmax(scores, d_out, bug == "weight_without_T" ? "" : bug, false), values);
+        if (bug == "dropout_on_scores") return matmul(causal_softmax(dropout.forward(scores, g), d_out), values);
+        bool weight_line = false;
+        for (const char* name : kWeightLineBugs) weight_line = weight_line || bug == name;
+        const Tensor weights = causal_softmax(scores, d_out, weight_line ? bug : "");
+        if (bug != "dropout_inverse_p" && bug != "dropout_unscaled") return matmul(dropout.forward(weights, g), values);
+        // the draws nn.Dropout makes for the weights: kept where its factor is not 0
+        Tensor keep;
+        dropout.forward(weights, g, &keep);
+        for (float& k : keep.data) k = k != 0.0f ? 1.0f : 0.0f;
+        const Tensor kept = mul(weights, keep);
+        return matmul(bug == "dropout_inverse_p" ? div(kept, q.dropout) : kept, values);
+    };
 
     // the reader's print, in the module's shape: (T, d_out), or (1, T, d_out) as a batch of one
     const ReaderOutput& out = q.output;
@@ -355,13 +309,13 @@ CheckResult check_code(const CheckRequest& q) {
     // the candidates in kBugNames' order, each mistake named once however many ways it is made
     for (const char* name : kBugNames) {
         bool tried = false;
-        for (const Candidate& c : candidates) {
-            if (c.bug != name) continue;
+        for (const auto& [bug, variant] : candidates) {
+            if (std::string(bug) != name) continue;
             if (!tried) res.tried.push_back(name);
             tried = true;
             if (!res.matches.empty() && res.matches.back() == name) continue;
             std::string raised;
-            const Tensor t = c.run(&raised);
+            const Tensor t = run(bug, variant, &raised);
             const bool match = printed ? raised.empty() && first_difference(*printed, t) < 0
                                        : !raised.empty() && (raised == out.raised || error_kind(raised) == error_kind(out.raised));
             if (!match) continue;
