@@ -45,7 +45,7 @@ test('Tab order follows the page: ladder, editor, then the sections in order, th
   }
   let firsts = order.filter((v, i) => v && v !== order[i - 1]);
   firsts = firsts.slice(0, firsts.indexOf('ladder', 1) > 0 ? firsts.indexOf('ladder', 1) : undefined);   // one lap
-  const rank = ['ladder', 'editor', 'batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'train', 'progress'];
+  const rank = ['ladder', 'editor', 'batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'check', 'train', 'progress'];
   assert.deepEqual(firsts.slice(0, 2), ['ladder', 'editor']);
   assert.ok(['batched', 'step-by-step', 'temperature'].every((id) => firsts.includes(id)), firsts.join(' → '));
   assert.ok(firsts.every((v, i) => i === 0 || rank.indexOf(v) > rank.indexOf(firsts[i - 1])), `not in page order: ${firsts.join(' → ')}`);

@@ -303,7 +303,7 @@ test('one story in one order: §3.3.2 before §3.4, and every "above" and "furth
   await waitForLab(page);
   const text = (section) => page.locator(`[data-section=${section}]`).textContent();
   const order = await page.evaluate(() => [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('.section')].map((s) => s.dataset.section));
-  assert.deepEqual(order, ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'train']);
+  assert.deepEqual(order, ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'check', 'train']);
   assert.match(fs.readFileSync(PAGE_ORDER_FILE, 'utf8'), /PAGE_ORDER = \['batched', 'step-by-step'/);
   // each pointer names a section, and its direction is where that section is
   const pointers = [

@@ -132,5 +132,5 @@ TEST_CASE("the modules throw the same sentences as eval", "[checks]") {
 TEST_CASE("an unknown op is told the ops eval has", "[checks]") {
     const attn::EvalResult r = attn::eval_request(R"({"op":"attention"})");
     CHECK(json::parse(r.json)["error"] == "unknown op \"attention\"; use one of rand, linear, softmax, matmul, dropout, "
-                                          "self_attention_v1, self_attention_v2, causal_attention, mha_wrapper, mha, bug_hunt, grad, train, train_task");
+                                          "self_attention_v1, self_attention_v2, causal_attention, mha_wrapper, mha, bug_hunt, check, grad, train, train_task");
 }

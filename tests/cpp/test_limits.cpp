@@ -106,6 +106,6 @@ TEST_CASE("NUL and bytes after the object are errors: error texts keep the whole
     // an escaped NUL inside a string is valid JSON: the message shows it escaped, and what follows it
     CHECK(error_of(R"({"op":"soft\u0000max"})") == "unknown op \"soft\\u0000max\"; use one of rand, linear, softmax, "
                                                    "matmul, dropout, self_attention_v1, self_attention_v2, "
-                                                   "causal_attention, mha_wrapper, mha, bug_hunt, grad, train, train_task");
+                                                   "causal_attention, mha_wrapper, mha, bug_hunt, check, grad, train, train_task");
     CHECK_THAT(error_of(R"({"op":"rand","seed":1,"shape":[2],"a\u0000b":1})"), Catch::Contains("unknown field \"a\\u0000b\""));
 }

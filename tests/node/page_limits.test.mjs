@@ -45,9 +45,9 @@ test('the page\'s LIMITS are the engine\'s table, the same in both engines', asy
   assert.equal(await bundledLimits([]), null);
 });
 
-test('section ids: the engine serves the page\'s sections but train, in page order; README and embedding.md list the page\'s', async () => {
+test('section ids: the engine serves the page\'s sections but train and check (eval ops), in page order; README and embedding.md list the page\'s', async () => {
   const table = await engineTable(ENGINE_DIR);
-  assert.deepEqual(table.sections, PAGE_ORDER.filter((id) => id !== 'train'));
+  assert.deepEqual(table.sections, PAGE_ORDER.filter((id) => id !== 'train' && id !== 'check'));
   // the element's list of them (its first pass asks for each one's answer a task ahead) is the engine's
   assert.deepEqual([...(await bundledLimits([limitsPlugin(table)], 'ENGINE_SECTIONS'))], table.sections);
   assert.equal(await bundledLimits([], 'ENGINE_SECTIONS'), null);

@@ -69,7 +69,7 @@ function addKatexFonts(base) {
 
 // (no HTMLElement where there is no DOM: importing in Node defines nothing and touches nothing)
 class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLElement : Object) {
-  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', ...EXAMPLE_ATTRIBUTES]; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', 'check', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -273,6 +273,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       learn: learnHub(this, section, exercisesOn(this.getAttribute('exercises'))),
       engine, book, start, base: this.filesBase, state: keepLearnerEdits(this.liveState, start, this.changedExample || new Set()), open: section === 'all',
       kind: () => kind,
+      checkAttribute: () => this.getAttribute('check'),   // "Check my code"'s output from a notebook (sections/check.js)
       // The section's one engine call for this update: everything it shows, for the learner's inputs
       // (asked once per edit: the editor's preview and §3.4 ask for the same).
       data: (id, extra = {}) => {

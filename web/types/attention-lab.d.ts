@@ -4,7 +4,7 @@
 // (tsc --strict on a consumer .tsx).
 
 export type AttentionLabSection =
-  | 'all' | 'batched' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'classes' | 'causal' | 'multi-head' | 'bug-hunt' | 'train';
+  | 'all' | 'batched' | 'step-by-step' | 'temperature' | 'why-sqrt-dk' | 'classes' | 'causal' | 'multi-head' | 'bug-hunt' | 'check' | 'train';
 export type AttentionLabTheme = 'auto' | 'light' | 'dark';
 export type AttentionLabEngine = 'auto' | 'simd' | 'scalar';
 
@@ -146,6 +146,8 @@ export interface AttentionLabJSXProps {
   seed?: string | number;
   'd-out'?: string | number;
   weights?: string;
+  /** "Check my code"'s output to check, as JSON ({"module": ..., "output": ...}); attention_lab.check writes it */
+  check?: string;
   temperature?: string | number;
   theme?: AttentionLabTheme;
   engine?: AttentionLabEngine;

@@ -27,11 +27,41 @@ Tensor hand_dropout(const Tensor& weights, const Tensor& keep, double scale) {
     return div(mul(weights, keep), scale);
 }
 
+}  // namespace
+
+const char* const kViewNotContiguousError =
+    "RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension "
+    "spans across two contiguous subspaces). Use .reshape(...) instead.";
+
+std::string matmul_shapes_error(int64_t T, int64_t d_in, int64_t d_out) {
+    return cat({"RuntimeError: mat1 and mat2 shapes cannot be multiplied (", T, "x", d_in, " and ", d_out, "x", d_in, ")"});
+}
+
+Tensor causal_softmax(const Tensor& scores, int64_t d_k, const std::string& bug, bool causal) {
+    const int64_t T = scores.shape.back();
+    const double root = sqrt_dk(d_k);
+    if (!causal) {  // Listings 3.1 and 3.2: no mask
+        if (bug.empty()) return softmax(div(scores, root), -1);
+        if (bug == "divide_by_dk") return softmax(div(scores, static_cast<double>(d_k)), -1);
+        if (bug == "softmax_dim0") return softmax_dim0(div(scores, root));
+        fail({"\"", bug, "\" is a mistake of the causal mask, and this attention has none"});
+    }
+    const Tensor future = triu_ones(T, 1);
+    if (bug.empty()) return softmax(div(masked_fill(scores, future, kNegInf), root), -1);
+    if (bug == "mask_after_softmax") return mul(softmax(div(scores, root), -1), tril_ones(T));
+    if (bug == "mask_with_zero") return softmax(div(masked_fill(scores, future, 0.0f), root), -1);
+    if (bug == "divide_by_dk") return softmax(div(masked_fill(scores, future, kNegInf), static_cast<double>(d_k)), -1);
+    if (bug == "softmax_dim0") return softmax_dim0(div(masked_fill(scores, future, kNegInf), root));
+    if (bug == "inverted_mask") return softmax(div(masked_fill(scores, tril_ones(T), kNegInf), root), -1);
+    fail({"\"", bug, "\" is not a mistake of the attention weights' line"});
+}
+
 // MultiHeadAttention's forward (Listing 3.5) with one line of the heads program wrong: split_heads
 // by view alone (view_without_transpose), the scores divided by √d_out instead of √head_dim, the heads
 // merged by view without undoing the transpose, or the merge's view without .contiguous()
-// (missing_contiguous, which PyTorch refuses unless head_dim is 1: `raised` gets its error line).
-Tensor mha_forward(const MultiHeadAttention& m, const Tensor& x, const std::string& bug, std::string* raised) {
+// (missing_contiguous, which PyTorch refuses unless head_dim is 1: `raised` gets its error line); or
+// one of causal_softmax's mistakes in the weights' line.
+Tensor mha_forward_with_bug(const MultiHeadAttention& m, const Tensor& x, const std::string& bug, std::string* raised) {
     const int64_t b = x.shape[0], T = x.shape[1], H = m.num_heads, D = m.head_dim;
     const auto split_heads = [&](const Tensor& t) {
         return bug == "view_without_transpose" ? view(t, {b, H, T, D}) : transpose(view(t, {b, T, H, D}), 1, 2);
@@ -39,20 +69,18 @@ Tensor mha_forward(const MultiHeadAttention& m, const Tensor& x, const std::stri
     const Tensor queries = split_heads(m.W_query.forward(x)), keys = split_heads(m.W_key.forward(x)),
                  values = split_heads(m.W_value.forward(x));
     const Tensor scores = matmul(queries, transpose(keys, 2, 3));
-    const double root = sqrt_dk(bug == "scale_by_d_out" ? m.d_out : D);
-    const Tensor weights = softmax(div(masked_fill(scores, triu_ones(T, 1), kNegInf), root), -1);
+    bool weight_line = false;
+    for (const char* name : kWeightLineBugs) weight_line = weight_line || bug == name;
+    const Tensor weights = causal_softmax(scores, bug == "scale_by_d_out" ? m.d_out : D, weight_line ? bug : "");
     if (bug == "merge_without_transpose") return m.out_proj.forward(view(matmul(weights, values), {b, T, m.d_out}));
     // (attn_weights @ values).transpose(1, 2): a view of (b, H, T, D) memory, strides (H·T·D, D, T·D, 1)
     const Tensor context = transpose(matmul(weights, values), 1, 2);
     if (bug == "missing_contiguous" && !view_compatible({b, T, H, D}, {H * T * D, D, T * D, 1}, {b, T, m.d_out})) {
-        *raised = "RuntimeError: view size is not compatible with input tensor's size and stride (at least one dimension "
-                  "spans across two contiguous subspaces). Use .reshape(...) instead.";
+        *raised = kViewNotContiguousError;
         return Tensor();
     }
     return m.out_proj.forward(view(context, {b, T, m.d_out}));
 }
-
-}  // namespace
 
 Tensor softmax_dim0(const Tensor& x) {
     if (x.dim() != 2) throw Error("softmax over dim 0 is drawn for 2-D tensors only");
@@ -121,8 +149,8 @@ BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::
         const MultiHeadAttention mha(d_in, d_out, T, 0.0, 2, false, gen);
         const Tensor batch = stack({inputs});
         run.tensor = "context_vecs";
-        run.correct = plain(row(mha_forward(mha, batch, "", nullptr), 0));
-        const Tensor buggy = mha_forward(mha, batch, bug, &run.raised);
+        run.correct = plain(row(mha_forward_with_bug(mha, batch, "", nullptr), 0));
+        const Tensor buggy = mha_forward_with_bug(mha, batch, bug, &run.raised);
         if (run.raised.empty()) run.buggy = plain(row(buggy, 0));
         return run;
     }
@@ -133,10 +161,8 @@ BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::
     const Tensor& keep = run.keep;
     const Tensor queries = matmul(inputs, transpose_2d(W_query.weight));
     const Tensor keys = matmul(inputs, transpose_2d(W_key.weight));
-    const double root = sqrt_dk(d_out);
-    const Tensor future = triu_ones(T, 1);
     // the program from attn_scores on, with the scores it is given
-    const auto weights_of = [&](const Tensor& scores) { return softmax(div(masked_fill(scores, future, kNegInf), root), -1); };
+    const auto weights_of = [&](const Tensor& scores) { return causal_softmax(scores, d_out); };
     const Tensor scores = plain(matmul(queries, transpose_2d(keys)));
     run.weights = plain(weights_of(scores));
     run.correct = plain(hand_dropout(run.weights, keep, 1.0 - kBugDropout));
@@ -144,22 +170,14 @@ BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::
     if (bug == "weight_without_T") {
         // keys = inputs @ W_key.weight: (T, d_in) @ (d_out, d_in), which PyTorch multiplies only when d_in = d_out
         if (d_in != d_out) {
-            run.raised = cat({"RuntimeError: mat1 and mat2 shapes cannot be multiplied (", T, "x", d_in, " and ", d_out, "x", d_in, ")"});
+            run.raised = matmul_shapes_error(T, d_in, d_out);
             return run;
         }
         buggy = hand_dropout(weights_of(matmul(queries, transpose_2d(matmul(inputs, W_key.weight)))), keep, 1.0 - kBugDropout);
     } else if (bug == "dropout_inverse_p") buggy = hand_dropout(run.weights, keep, kBugDropout);
     else if (bug == "dropout_unscaled") buggy = mul(run.weights, keep);
     else if (bug == "dropout_on_scores") buggy = weights_of(hand_dropout(scores, keep, 1.0 - kBugDropout));
-    else {
-        Tensor w;
-        if (bug == "mask_after_softmax") w = mul(softmax(div(scores, root), -1), tril_ones(T));
-        else if (bug == "mask_with_zero") w = softmax(div(masked_fill(scores, future, 0.0f), root), -1);
-        else if (bug == "divide_by_dk") w = softmax(div(masked_fill(scores, future, kNegInf), static_cast<double>(d_out)), -1);
-        else if (bug == "softmax_dim0") w = softmax_dim0(div(masked_fill(scores, future, kNegInf), root));
-        else w = softmax(div(masked_fill(scores, tril_ones(T), kNegInf), root), -1);  // inverted_mask
-        buggy = hand_dropout(w, keep, 1.0 - kBugDropout);
-    }
+    else buggy = hand_dropout(causal_softmax(scores, d_out, bug), keep, 1.0 - kBugDropout);  // the weights' line
     run.buggy = plain(buggy);
     return run;
 }

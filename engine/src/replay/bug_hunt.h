@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 
+#include "chapter/modules.h"
 #include "core/tensor.h"
 
 namespace attn {
@@ -41,6 +42,26 @@ struct BugHunt {
     Tensor weights, keep; // causal: the correct weights before dropout (§3.5's attn_weights) and keep
 };
 BugHunt bug_hunt(const Tensor& inputs, int64_t d_out, uint64_t seed, const std::string& bug);
+
+// The attention weights' line as the book writes it (bug ""): softmax(scores.masked_fill(future, -inf)
+// / √d_k, dim=-1), the future being triu(ones(T, T), 1) of the last two dimensions; or with one of the
+// causal program's bugs of that line (mask_after_softmax, mask_with_zero, divide_by_dk, softmax_dim0 for
+// 2-D scores, inverted_mask). Not causal (Listings 3.1 and 3.2): softmax(scores / √d_k) with divide_by_dk
+// or softmax_dim0 only. One home for these mistakes: the bug hunt's causal program, its heads
+// program's extra checks and "Check my code" (replay/check.h) all compute them here.
+Tensor causal_softmax(const Tensor& scores, int64_t d_k, const std::string& bug = "", bool causal = true);
+inline constexpr const char* kWeightLineBugs[] = {"mask_after_softmax", "mask_with_zero", "divide_by_dk", "softmax_dim0", "inverted_mask"};
+
+// Listing 3.5's MultiHeadAttention forward on x (b, T, d_in), as the book writes it (bug "") or with one
+// of the heads program's bugs, or one of causal_softmax's (with head_dim as d_k). A bug PyTorch refuses
+// (missing_contiguous unless head_dim is 1) sets *raised to PyTorch's error line and returns an empty tensor.
+Tensor mha_forward_with_bug(const MultiHeadAttention& m, const Tensor& x, const std::string& bug, std::string* raised);
+
+// PyTorch's error line for `inputs @ W.weight` with W an nn.Linear(d_in, d_out) and inputs of T rows
+// (the product needs d_in = d_out).
+std::string matmul_shapes_error(int64_t T, int64_t d_in, int64_t d_out);
+// PyTorch's error line for .view on the transposed heads (missing_contiguous).
+extern const char* const kViewNotContiguousError;
 
 // "causal" or "heads": the program a bug is a line of (throws for an unknown bug); its book seed.
 std::string bug_program(const std::string& bug);

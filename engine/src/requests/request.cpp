@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "replay/bug_hunt.h"
+#include "replay/check.h"
 #include "core/format.h"
 #include "core/limits.h"
 #include "chapter/modules.h"
@@ -18,6 +19,7 @@
 #include "requests/json_out.h"
 #include "requests/request_fields.h"
 #include "requests/request_train.h"
+#include "requests/request_weights.h"
 
 namespace attn {
 
@@ -153,6 +155,64 @@ std::string op_bug_hunt(Request& r) {
                 run.raised.empty() ? ",\"buggy\":" : ",\"raised\":", run.raised.empty() ? result_json(run.buggy) : json_quote(run.raised), "}"});
 }
 
+// "Check my code" (replay/check.h): the reader's module (its name in the chapter), inputs x (T, d_in, or a
+// batch of one), weights (their state_dict's, as sectionData takes them; or d_out and the seed that draws
+// them, the book's by default), dropout with call_seed (the torch.manual_seed just before the call) and output: their tensor (numbers,
+// compared as PyTorch prints it) or a string, what PyTorch printed (a tensor or the error line it raised).
+std::string op_check(Request& r) {
+    std::vector<std::string> modules(std::begin(kCheckModules), std::end(kCheckModules));
+    CheckRequest q;
+    q.module = r.choice("module", modules);
+    Shape x_shape = r.tensor_shape("x", 0);
+    if (x_shape.size() == 3 && x_shape[0] == 1) x_shape.erase(x_shape.begin());
+    if (x_shape.size() != 2) fail({"\"x\" must be the inputs, tokens × d_in (or a batch of one, 1 × tokens × d_in)"});
+    const int64_t T = x_shape[0], d_in = x_shape[1];
+    checks::bug_hunt_sizes(T, d_in, 1);
+    {
+        Tensor x = r.tensor("x", r.tensor_shape("x", 0), true);
+        x.shape = x_shape;
+        q.inputs = std::move(x);
+    }
+    q.num_heads = r.integer("num_heads", 1, lim::kMaxHeads, 2);
+    q.dropout = r.dropout("dropout", 0.0);
+    if (r.given("call_seed")) q.call_seed = r.seed_of("call_seed");
+    // the reader's weights, or the module as torch.manual_seed(seed) builds it (the book's seed by default)
+    const json::Value* weights = r.value("weights");
+    if (weights && !weights->is_null()) {
+        if (r.given("seed")) fail({"give \"weights\" or \"seed\", not both: the seed only draws weights"});
+        q.weights = read_weights(*weights, d_in);
+    } else {
+        const int64_t d_out = r.integer("d_out", 1, lim::kMaxDim, 2);
+        q.weights = book_module_weights(q.module, d_in, d_out, q.num_heads, r.seed(check_book_seed(q.module)));
+    }
+    const json::Value* output = r.value("output");
+    if (!output) fail({"missing field \"output\": your module's output (its numbers, or what PyTorch printed)"});
+    if (output->is_string()) {
+        q.output = read_pasted_output(output->string());
+    } else {
+        const Shape shape = r.tensor_shape("output", 0);
+        q.output.printed = printed_of(r.tensor("output", shape));
+    }
+    const CheckResult c = check_code(q);
+    const auto names = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (const std::string& n : v) s += (s.empty() ? "" : ",") + json_quote(n);
+        return "[" + s + "]";
+    };
+    std::string reader = "null";
+    if (q.output.printed) {
+        std::string texts;
+        for (const std::string& t : q.output.printed->texts) texts += (texts.empty() ? "" : ",") + json_quote(t);
+        reader = cat({"{\"shape\":[", c.book.shape[0], ",", c.book.shape[1], "],\"texts\":[", texts, "]}"});
+    }
+    return cat({"{\"module\":", json_quote(q.module), ",\"verdict\":", json_quote(c.verdict), ",\"matches\":", names(c.matches),
+                ",\"tried\":", names(c.tried), ",\"book\":", result_json(c.book), ",\"reader\":", reader,
+                ",\"mistake\":", c.mistake.numel() ? result_json(c.mistake) : "null",
+                ",\"raised\":", q.output.raised.empty() ? "null" : json_quote(q.output.raised),
+                ",\"first_difference\":", c.first_row < 0 ? "null" : cat({"{\"row\":", c.first_row, ",\"column\":", c.first_col,
+                ",\"reader\":", json_quote(c.first_reader), ",\"book\":", json_quote(c.first_book), "}"}), "}"});
+}
+
 // Every op: its name, the fields it takes ("op" included; any other is refused before anything is
 // computed) and what it does. The "use one of" sentence lists these names.
 struct Op {
@@ -178,6 +238,7 @@ const std::vector<Op>& ops() {
          op_causal<M::mha_wrapper>},
         {"mha", {"op", "seed", "x", "d_out", "context_length", "dropout", "qkv_bias", "num_heads"}, op_causal<M::mha>},
         {"bug_hunt", {"op", "seed", "x", "d_out", "bug"}, op_bug_hunt},
+        {"check", {"op", "module", "x", "weights", "d_out", "seed", "output", "num_heads", "dropout", "call_seed"}, op_check},
         {"grad", {}, evaluate_grad},
         {"train", {}, evaluate_train},
         {"train_task", {}, evaluate_train_task},

@@ -177,6 +177,13 @@ uint64_t Request::seed(std::optional<uint64_t> def) {
     throw Error("\"seed\" must be a whole number from -9223372036854775808 to 18446744073709551615");
 }
 
+uint64_t Request::seed_of(const char* name) {
+    const Value* v = find(name);
+    if (v && v->uint64()) return *v->uint64();
+    if (v && v->int64()) return static_cast<uint64_t>(*v->int64());
+    fail({"\"", name, "\" must be a whole number from -9223372036854775808 to 18446744073709551615"});
+}
+
 double Request::number(const char* name, std::optional<double> def) {
     const Value* v = find(name);
     if (!v) {

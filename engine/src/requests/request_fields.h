@@ -27,6 +27,8 @@ public:
     void reject_unread_fields(const std::string& op) const;
 
     std::string op();
+    // The field's JSON value as it is (nullptr when absent), for a field that takes more than one kind.
+    const json::Value* value(const char* name) { return find(name); }
     // Present, even as null (not counted as read).
     bool has(const char* name) const { return j_.find(name) != nullptr; }
     // Whether the field is there and not null (null asks for the default, as absent does).
@@ -40,7 +42,8 @@ public:
     // A list of at most `most` strings, e.g. one word per row of the inputs.
     std::vector<std::string> texts(const char* name, size_t most);
     int64_t integer(const char* name, int64_t lo, int64_t hi, std::optional<int64_t> def = std::nullopt);
-    uint64_t seed(std::optional<uint64_t> def = std::nullopt);  // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement
+    uint64_t seed(std::optional<uint64_t> def = std::nullopt);
+    uint64_t seed_of(const char* name);  // the same rule, for a seed field of another name  // torch.manual_seed takes any 64-bit integer; negative seeds wrap as two's complement
     // A number, or "inf", "-inf", "nan".
     double number(const char* name, std::optional<double> def = std::nullopt);
     // A finite number at least `lo` (and below `below`, when given).

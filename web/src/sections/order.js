@@ -4,8 +4,8 @@
 // The chapter's story: §3.3.2's batched product (rung 1, the second source document, which ends "the
 // next step adds trainable weights") comes before §3.4 (rung 2, the first, which opens "the simplified
 // mechanism of §3.3 had nothing to learn"), then §3.5, §3.6; the bug hunt after the mechanisms its
-// planted mistakes break, training last.
-export const PAGE_ORDER = ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'train'];
+// planted mistakes break, then "Check my code" (the reader's own module against those mistakes), training last.
+export const PAGE_ORDER = ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'check', 'train'];
 
 // 'above', 'below' or null (the other section is not on this page: ctx.open is false for one section).
 export function whereIs(ctx, from, to) {

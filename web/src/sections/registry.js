@@ -9,12 +9,13 @@ import causal from './causal.js';
 import multiHead from './multi-head.js';
 import train from './train.js';
 import bugHunt from '../learn/bug-hunt.js';
+import check from './check.js';
 import { PAGE_ORDER } from './order.js';
 
 // In the chapter's order (order.js says why): rung 1's batched product, then §3.4.1's three sections
 // and §3.4.2's class that bundles them ("everything above" is then true), §3.5, §3.6, the bug hunt
-// and training.
-const ALL = [batched, stepByStep, temperature, whySqrtDk, classes, causal, multiHead, bugHunt, train];
+// and "Check my code" (the reader's own module against them), training.
+const ALL = [batched, stepByStep, temperature, whySqrtDk, classes, causal, multiHead, bugHunt, check, train];
 export const SECTIONS = PAGE_ORDER.map((id) => ALL.find((s) => s.id === id));
 
 // A Map, not an object: a name from outside (an attribute, a URL) is never looked up among
