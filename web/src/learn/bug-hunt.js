@@ -10,8 +10,9 @@ import { sectionFrame, show, errorNote } from '../sections/common.js';
 import { matrixView } from '../views/index.js';
 import { bugByKey, evidence, programLines, programOf, applicable, PROGRAMS } from './bugs.js';
 import { MAX_TRIES } from './progress.js';
+import { t } from '../i18n/index.js';
 
-export default { id: 'bug-hunt', title: 'Bug hunt: which line is wrong?', rung: null, build };
+export default { id: 'bug-hunt', get title() { return t('bugHunt.title'); }, rung: null, build };
 
 // The progress entry: {order, index, rounds, found, tries: [line, ...] this round, answer?, correct?, skipped?}.
 // answer (the last line clicked) and correct (the first click was right) are set when the round is

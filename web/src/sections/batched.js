@@ -8,11 +8,12 @@ import { batchedPrompts } from '../learn/prompts.js';
 import { placeNote } from './order.js';
 import { productView, mixText } from '../views/product-view.js';
 import { fixed } from '../views/format.js';
+import { t } from '../i18n/index.js';
 
 export default {
   id: 'batched',
-  title: 'Rung 1 — simplified attention, all tokens in one product',
-  rung: { name: 'Simplified self-attention', note: '§3.3: weights straight from dot products, nothing to learn' },
+  get title() { return t('batched.title'); },
+  rung: { get name() { return t('batched.rung.name'); }, get note() { return t('batched.rung.note'); } },
   build,
 };
 

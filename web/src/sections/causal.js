@@ -8,11 +8,12 @@ import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 import { causalPrompts, DROPOUT_QUESTION_P } from '../learn/prompts.js';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
+import { t } from '../i18n/index.js';
 
 export default {
   id: 'causal',
-  title: 'Rung 3 — causal attention (§3.5)',
-  rung: { name: 'Causal attention', note: '§3.5: no peeking at future tokens, plus dropout' },
+  get title() { return t('causal.title'); },
+  rung: { get name() { return t('causal.rung.name'); }, get note() { return t('causal.rung.note'); } },
   build,
 };
 

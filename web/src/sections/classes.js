@@ -8,6 +8,7 @@ import LISTING_3_1 from '../../../book/listings/listing_3_1.py';
 import LISTING_3_2 from '../../../book/listings/listing_3_2.py';
 import { exercise31 } from '../learn/exercises.js';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
+import { t } from '../i18n/index.js';
 
 // Exercise 3.1 as the author's solution notebook writes it: both classes built after the same seed.
 const exercise31Code = (seed) => `torch.manual_seed(${seed})
@@ -32,7 +33,7 @@ export function seedNote(state, bookV2, notebookV2, ownWeights = false) {
     + 'The seed only picks the starting weights: whichever sa_v2 you take, its weights moved into sa_v1 print sa_v2’s own tensor.';
 }
 
-export default { id: 'classes', title: 'A compact self-attention class (§3.4.2)', rung: null, build };
+export default { id: 'classes', get title() { return t('classes.title'); }, rung: null, build };
 
 function build(ctx) {
   const { el, body } = sectionFrame('classes', 'A compact self-attention class (§3.4.2)');

@@ -10,6 +10,7 @@ import { scalingText } from '../learn/scaling.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
+import { t } from '../i18n/index.js';
 
 const MHA_TOKENS = [128, 256, 512, 1024];
 
@@ -27,8 +28,8 @@ const MHA_ASSERTION = 'Traceback (most recent call last):\n  ...\nAssertionError
 
 export default {
   id: 'multi-head',
-  title: 'Rung 4 — multi-head attention (§3.6)',
-  rung: { name: 'Multi-head attention', note: '§3.6: several heads in parallel, GPT-2’s kind' },
+  get title() { return t('multiHead.title'); },
+  rung: { get name() { return t('multiHead.rung.name'); }, get note() { return t('multiHead.rung.note'); } },
   build,
 };
 

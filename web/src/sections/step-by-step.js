@@ -14,11 +14,12 @@ import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
 import { stepByStepPrompts } from '../learn/prompts.js';
 import { hasWeights, plainParameters } from './weights-code.js';
 import { qkPlane } from '../views/qk-plane.js';
+import { t } from '../i18n/index.js';
 
 export default {
   id: 'step-by-step',
-  title: 'Rung 2 — self-attention with trainable weights, step by step (§3.4.1)',
-  rung: { name: 'Self-attention with trainable weights', note: '§3.4: W_q, W_k, W_v and scaling by √d_k — this page', current: true },
+  get title() { return t('stepByStep.title'); },
+  rung: { get name() { return t('stepByStep.rung.name'); }, get note() { return t('stepByStep.rung.note'); }, current: true },
   build,
 };
 

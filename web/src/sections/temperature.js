@@ -8,10 +8,11 @@ import { sectionFrame, keyboardScroll } from './common.js';
 import { nextFrame, nextTask, offScreen } from '../scheduler.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
+import { t } from '../i18n/index.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
 
-export default { id: 'temperature', title: 'Feel the scaling: a temperature slider', rung: null, build };
+export default { id: 'temperature', get title() { return t('temperature.title'); }, rung: null, build };
 
 function build(ctx) {
   const { el, body } = sectionFrame('temperature', 'Feel the scaling: a temperature slider');

@@ -19,8 +19,9 @@ import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
 import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
 import { previousTokenVerdict, verdictText } from './train-verdict.js';
+import { t } from '../i18n/index.js';
 
-export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
+export default { id: 'train', get title() { return t('train.title'); }, rung: null, build };
 
 const LR_MAX = 10;
 const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
