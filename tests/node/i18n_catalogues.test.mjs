@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { format, placeholders } from '../../web/src/i18n/format.js';
+import { format, placeholders } from '../../web/src/i18n/message-format.js';
 import { VIEW_WORDS } from '../../web/src/views/words.js';
 
 const dir = new URL('../../web/src/i18n/', import.meta.url);

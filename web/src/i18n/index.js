@@ -1,11 +1,11 @@
 // The page's words in the reader's language: the shipped catalogues (en, de, zh-CN: JSON files beside
-// this one, key -> message in format.js's format), the ones a host registers
+// this one, key -> message in message-format.js's format), the ones a host registers
 // (AttentionLab.registerTranslation), the choice of language for an element, and t(), which every module
 // that shows words calls. English is the fallback for a key a catalogue lacks. docs/translations.md.
-import en from './en.json';
-import de from './de.json';
-import zhCN from './zh-CN.json';
-import { format } from './format.js';
+import en from './en.json' with { type: 'json' };
+import de from './de.json' with { type: 'json' };
+import zhCN from './zh-CN.json' with { type: 'json' };
+import { format } from './message-format.js';
 import { VIEW_WORDS, useTranslator } from '../views/words.js';
 
 const ENGLISH = Object.freeze({ ...en, ...VIEW_WORDS });
