@@ -90,7 +90,9 @@ export function t(key, params) {
 }
 useTranslator(t);
 
-// A language-independent list joiner for the few sentences that list names ('a, b and c').
-export function list(items, type = 'conjunction') {
-  try { return new Intl.ListFormat(active, { style: 'long', type }).format(items); } catch { return items.join(', '); }
+// A list in the active language's way ('a, b and c'; 'a, b und c'; 'a、b和c'): Intl.ListFormat, except
+// English, which keeps the page's own style (no serial comma).
+export function list(items) {
+  if (active === 'en' || items.length <= 1) return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+  try { return new Intl.ListFormat(active, { style: 'long', type: 'conjunction' }).format(items); } catch { return items.join(', '); }
 }

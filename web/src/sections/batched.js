@@ -38,7 +38,7 @@ function weightsProduct(testid, label, describe, { prints = false } = {}) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('batched', 'Rung 1 — simplified attention, all tokens in one product');
+  const { el, body } = sectionFrame('batched', t('batched.title'));
   const ask = batchedPrompts(ctx);   // predict, then reveal: the toy product's shape
   // the sentence under a product for its linked row: row i of C as the weighted mix of B's rows
   const describeWith = (get, stem) => (i, weights) => {

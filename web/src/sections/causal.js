@@ -18,7 +18,7 @@ export default {
 };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
+  const { el, body } = sectionFrame('causal', t('causal.title'));
   const empty = { values: [0], shape: [1, 1] };
   // The α maps are coloured per row (color.js) and read with one legend per pair; the masked future
   // (hatched grey, no value) and cells dropped by dropout (white, a struck-through 0) look different.

@@ -36,7 +36,7 @@ export function seedNote(state, bookV2, notebookV2, ownWeights = false) {
 export default { id: 'classes', get title() { return t('classes.title'); }, rung: null, build };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('classes', 'A compact self-attention class (§3.4.2)');
+  const { el, body } = sectionFrame('classes', t('classes.title'));
   const ex31 = exercise31(ctx);   // exercise 3.1, run by the engine before the book's answer shows
 
   function update() {

@@ -34,7 +34,7 @@ export default {
 };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('multi-head', 'Rung 4 — multi-head attention (§3.6)');
+  const { el, body } = sectionFrame('multi-head', t('multiHead.title'));
   // the heads as small multiples: each head's causal weights for the first batch item
   const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
     rowName: 'query', colName: 'key', scale: 'rows', legend: k === 2 }));

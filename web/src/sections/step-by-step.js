@@ -144,7 +144,7 @@ function partialSums(engine, a2, values) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('step-by-step', 'Rung 2 — self-attention with trainable weights, step by step (§3.4.1)');
+  const { el, body } = sectionFrame('step-by-step', t('stepByStep.title'));
   const empty = { values: [0], shape: [1, 1] };
   const view = (name, title, options = {}) => matrixView(empty, { name, title, rowName: 'token', colName: 'dimension', ...options });
   const views = {

@@ -15,7 +15,7 @@ const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T
 export default { id: 'temperature', get title() { return t('temperature.title'); }, rung: null, build };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('temperature', 'Feel the scaling: a temperature slider');
+  const { el, body } = sectionFrame('temperature', t('temperature.title'));
   const sliderId = uid('temp'), helpId = uid('temp-help');
   const slider = h('input', { type: 'range', id: sliderId, min: String(-2 * T_STEPS_PER_DECADE), max: String(2 * T_STEPS_PER_DECADE), step: '1',
     'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks'),

@@ -51,7 +51,7 @@ export function parseLr(text) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('train', 'Train it: watch W_q, W_k and W_v learn');
+  const { el, body } = sectionFrame('train', t('train.title'));
   // the task as the engine defines it: its steps, print interval and optimizers do not change with the inputs
   const defined = trainTaskOf(ctx.engine, taskSettings(ctx.state, 'adam'));
   const TRAIN_STEPS = defined.steps;

@@ -26,7 +26,7 @@ export function conclusion(sweep) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('why-sqrt-dk', 'Why divide by √d_k?');
+  const { el, body } = sectionFrame('why-sqrt-dk', t('whySqrtDk.title'));
   const inputId = uid('dk'), errorId = uid('dk-error');
   const input = h('input', { type: 'number', id: inputId, min: String(DK_MIN), max: String(DK_MAX), step: '1', value: String(DK_DEFAULT),
     inputmode: 'numeric', class: 'dk-input', 'data-testid': 'dk-input', 'aria-describedby': errorId });
