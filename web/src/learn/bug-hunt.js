@@ -33,9 +33,9 @@ function build(ctx) {
   hub.register(HUNT);
   const empty = { values: [0], shape: [1, 1] };
   const views = {
-    buggy: matrixView(empty, { name: t('bugHunt.whatProgramPrinted'), title: t('bugHunt.whatThisProgramPrinted'), testid: 'bug-buggy', rowName: 'row', colName: 'column', legend: false }),
-    correct: matrixView(empty, { name: t('bugHunt.whatBookCodePrints'), title: t('bugHunt.whatBookCodePrints2'), testid: 'bug-correct', rowName: 'row', colName: 'column', legend: false }),
-    diff: matrixView(empty, { name: 'difference', title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: 'row', colName: 'column', scale: 'diverging', legend: false }),
+    buggy: matrixView(empty, { name: t('bugHunt.whatProgramPrinted'), title: t('bugHunt.whatThisProgramPrinted'), testid: 'bug-buggy', rowName: t('word.row'), colName: t('word.column'), legend: false }),
+    correct: matrixView(empty, { name: t('bugHunt.whatBookCodePrints'), title: t('bugHunt.whatBookCodePrints2'), testid: 'bug-correct', rowName: t('word.row'), colName: t('word.column'), legend: false }),
+    diff: matrixView(empty, { name: 'difference', title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: t('word.row'), colName: t('word.column'), scale: 'diverging', legend: false }),
   };
   const raisedBox = h('figure', { class: 'bug-raised', 'data-testid': 'bug-raised' });
   const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: t('bugHunt.anotherBug'), onclick: () => nextRound(true) });

@@ -37,7 +37,7 @@ function build(ctx) {
   const { el, body } = sectionFrame('multi-head', t('multiHead.title'));
   // the heads as small multiples: each head's causal weights for the first batch item
   const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
-    rowName: 'query', colName: 'key', scale: 'rows', legend: k === 2 }));
+    rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: k === 2 }));
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });

@@ -146,22 +146,22 @@ function partialSums(engine, a2, values) {
 function build(ctx) {
   const { el, body } = sectionFrame('step-by-step', t('stepByStep.title'));
   const empty = { values: [0], shape: [1, 1] };
-  const view = (name, title, options = {}) => matrixView(empty, { name, title, rowName: 'token', colName: 'dimension', ...options });
+  const view = (name, title, options = {}) => matrixView(empty, { name, title, rowName: t('word.token'), colName: t('word.dimension'), ...options });
   const views = {
     x: view('inputs', 'x (inputs)'),
-    Wq: view('W_query', 'W_q', { decimals: 1, rowName: 'input', colName: 'output' }),
-    Wk: view('W_key', 'W_k', { decimals: 1, rowName: 'input', colName: 'output' }),
-    Wv: view('W_value', 'W_v', { decimals: 1, rowName: 'input', colName: 'output' }),
+    Wq: view('W_query', 'W_q', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),
+    Wk: view('W_key', 'W_k', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),
+    Wv: view('W_value', 'W_v', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),
     q: view('queries', 'queries Q = x W_q'),
     k: view('keys', 'keys K = x W_k'),
     v: view('values', 'values V = x W_v'),
-    scores: view('attn_scores', 'ω = Q Kᵀ', { rowName: 'query', colName: 'key' }),
-    scaled: view('scaled_scores_2', 'ω₂ / √d_k', { rowName: 'query', colName: 'key' }),
-    exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: 'query', colName: 'key', legend: false }),
+    scores: view('attn_scores', 'ω = Q Kᵀ', { rowName: t('word.query'), colName: t('word.key') }),
+    scaled: view('scaled_scores_2', 'ω₂ / √d_k', { rowName: t('word.query'), colName: t('word.key') }),
+    exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: t('word.query'), colName: t('word.key'), legend: false }),
     sum: view('exps_2_sum', 'their sum', { rowName: 'sum', colName: 'of', legend: false }),
-    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'rows' }),
-    partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: 'dimension' }),
-    z: view('context_vec', 'Z = α V', { rowName: 'token', colName: 'dimension' }),
+    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: t('word.query'), colName: t('word.key'), scale: 'rows' }),
+    partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: t('word.dimension') }),
+    z: view('context_vec', 'Z = α V', { rowName: t('word.token'), colName: t('word.dimension') }),
   };
   const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
   const plane = qkPlane();   // q(2) and the keys in the plane, beside the scores

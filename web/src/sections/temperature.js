@@ -35,7 +35,7 @@ function build(ctx) {
   const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
   const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'weights under T', title: 'softmax(ω / T), every query', testid: 'temperature-heatmap',
-    rowName: 'query', colName: 'key', scale: 'rows' });
+    rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   const plane = pointPlot({ title: 'z⁽²⁾ among the value vectors', testid: 'temperature-plane',
     summary: 'The value vectors v(j) as labelled points and z(2) under T, their weighted mean, as a diamond; spokes are as thick as each weight.',
     x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });

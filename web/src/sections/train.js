@@ -88,10 +88,10 @@ function build(ctx) {
     describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
   const lossPlot = linePlot(lossOptions);
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights for the tokens as written (order 1 of 4): query × key', testid: 'train-heatmap',
-    rowName: 'query', colName: 'key', scale: 'rows' });
+    rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
   const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: `${name}.weight transposed`, title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
-    testid: `train-${name}`, rowName: 'input', colName: 'output', scale: 'diverging', domain: [-1, 1] }));
+    testid: `train-${name}`, rowName: t('word.input'), colName: t('word.output'), scale: 'diverging', domain: [-1, 1] }));
   const wViews = wOptions.map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
   const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
 
