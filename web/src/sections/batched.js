@@ -71,7 +71,7 @@ function build(ctx) {
   const controls = h('div', { class: 'controls' },
     h('button', { type: 'button', 'data-testid': 'corrupt-random', onclick: corruptRandom, text: t('batched.corruptRandomRowAttn') }),
     h('button', { type: 'button', 'data-testid': 'corrupt-inputs', onclick: () => { corruption = { kind: 'inputs', row: 0 }; newHunt(); update(); }, text: t('batched.corruptSharedInputs') }),
-    h('button', { type: 'button', 'data-testid': 'corrupt-undo', onclick: () => { corruption = { kind: 'none', row: 0 }; newHunt(); update(); }, text: 'Undo' }));
+    h('button', { type: 'button', 'data-testid': 'corrupt-undo', onclick: () => { corruption = { kind: 'none', row: 0 }; newHunt(); update(); }, text: t('batched.undo') }));
   // One button per row (data-row from 0, as the drawn cells'), kept across updates with their focus.
   const guessButtons = h('div', { class: 'controls guesses', role: 'group', 'aria-label': t('batched.whichRowAttnWeights') });
   const showMe = h('button', { type: 'button', 'data-testid': 'guess-show', text: t('batched.showMe'), onclick: () => { hunt.revealed = true; update(true); } });
@@ -116,7 +116,7 @@ function build(ctx) {
       codeCell(`import torch\n${inputsPython(inputs, words)}\nattn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\nprint(attn_weights)`, weights.line, { cell: '3.3.2/attn_weights' }),
       codeCell('all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)', out.line, { cell: '3.3.2/all_context_vecs', testid: 'all-context-vecs' }),
       h('h3', { text: t('batched.shapesFirst') }),
-      para(t('batched.attnWeightsHasOne'), ['$', `${n}\\times ${n2}`], t('batched.inputsHasOneRow'), ['$', `d=${d}`], ' values, ', ['$', `${inputs.shape[0]}\\times ${d}`], t('batched.productConsumesSharedDimension'), ['$', `n=${n2}`], t('batched.leavingOneRowPer'), ['$', `${d}`], ' columns:'),
+      para(t('batched.attnWeightsHasOne'), ['$', `${n}\\times ${n2}`], t('batched.inputsHasOneRow'), ['$', `d=${d}`], t('batched.valuesComma'), ['$', `${inputs.shape[0]}\\times ${d}`], t('batched.productConsumesSharedDimension'), ['$', `n=${n2}`], t('batched.leavingOneRowPer'), ['$', `${d}`], t('batched.columnsColon')),
       tex(`\\underbrace{(n\\times n)}_{${n}\\times ${n2}}\\cdot\\underbrace{(n\\times d)}_{${inputs.shape[0]}\\times ${d}} = \\underbrace{(n\\times d)}_{${out.shape[0]}\\times ${out.shape[1]}}`, true),
       toyExample(r),
       debugging(r, words, n),
@@ -173,7 +173,7 @@ function build(ctx) {
     const tbody = h('tbody', null, rows.map(([a, b], i) => {
       const same = a.print === b.print;
       if (!same) disagree++;
-      const mark = hunting ? '?' : same ? '✓ yes' : '✗ no';
+      const mark = hunting ? '?' : same ? t('batched.yes') : t('batched.no');
       // data-label: each cell's column, written before it when a phone stacks the rows (element.css);
       // the explicit roles keep the table a table for assistive technology once it is display: block
       return h('tr', { class: same || hunting ? null : 'bad', role: 'row' }, h('th', { scope: 'row', role: 'rowheader', text: `${i + 1} ${words[i]}` }),
