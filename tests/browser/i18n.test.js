@@ -22,7 +22,8 @@ const catalogue = (lang) => JSON.parse(fs.readFileSync(path.join(I18N, `${lang}.
 // The views' English words live in web/src/views/words.js (an ES module): read as text.
 const viewWords = () => [...fs.readFileSync(path.join(ROOT, 'web/src/views/words.js'), 'utf8').matchAll(/^\s*'views\.[^']+': (['"])(.*)\1,$/gm)].map((m) => m[2]);
 const ENGLISH_TEXT = [...Object.values(catalogue('en')), ...viewWords()].join(' ');
-const wordsOf = (text) => new Set((text.replace(/\{[^{}]*\}/g, ' ').match(/[A-Za-z][a-z]{2,}/g) || []).map((w) => w.toLowerCase()));
+// (identifiers such as attn_scores, W_query.weight and torch.manual_seed are code, not English words)
+const wordsOf = (text) => new Set((text.replace(/\{[^{}]*\}/g, ' ').replace(/[\w.]*[_.][\w.]+/g, ' ').match(/[A-Za-z][a-z]{2,}/g) || []).map((w) => w.toLowerCase()));
 
 // The sections whose own prose is in the catalogues so far (issue 46, part 1, done in steps: the element's
 // chrome, the editor, every question, hint and feedback, the views' words and the section titles are
@@ -38,7 +39,7 @@ const LANGUAGES = {
 };
 // Names that stay as written in every language: the book's title, PyTorch's and Python's identifiers,
 // the engine's kinds, units and products.
-const ALLOWED = new Set(['size', 'build', 'large', 'language', 'model', 'from', 'scratch', 'pytorch', 'torch', 'softmax', 'webassembly',
+const ALLOWED = new Set(['queries', 'keys', 'values', 'inputs', 'size', 'build', 'large', 'language', 'model', 'from', 'scratch', 'pytorch', 'torch', 'softmax', 'webassembly',
   'simd', 'scalar', 'localstorage', 'lms', 'gpt', 'json', 'nan', 'inf', 'relu', 'linear', 'dropout', 'embedding']);
 
 // In the frame's page: every question revealed, every details opened, every section laid out on screen;

@@ -145,10 +145,10 @@ function build(ctx) {
   const intro = () => para(t('bugHunt.eachRoundRunsOne'));
   // Why the book's output here is (or is not) a print of the chapter, from the seed and the keep mask.
   function aboutBook(program, seed, keep, T) {
-    if (program === 'heads') return `The book’s code here is Listing 3.5’s MultiHeadAttention with torch.manual_seed(${seed}) and dropout 0.0, as §3.6.2 builds it, run on your ${T} tokens as one batch.`;
+    if (program === 'heads') return t('bugHunt.aboutHeads', { seed, T });
     let dropped = 0;
     for (let i = 0; i < T; i++) for (let j = 0; j <= i; j++) if (keep.values[i * T + j] === 0) dropped++;
-    return `The book’s code here is §3.5’s: torch.manual_seed(${seed}) draws the same W_query and W_key as §3.4.2’s sa_v2, so until its dropout line it computes §3.5’s attn_weights. The dropout line (p = ${P}) then sets ${dropped === 0 ? t('bugHunt.noneWeights') : t('bugHunt.weightsBelowDiagonal', { dropped })} to 0 and multiplies the others by 1/(1 − ${P}) = ${fixed4(1 / (1 - P))}, so its rows differ from §3.5’s.`;
+    return t('bugHunt.aboutCausal', { seed, P, which: dropped === 0 ? t('bugHunt.noneWeights') : t('bugHunt.weightsBelowDiagonal', { dropped }), scale: fixed4(1 / (1 - P)) });
   }
   // The round's state after a click: the hint after a wrong first try; after the reveal the lines, the
   // outputs' story and the misconception.

@@ -268,7 +268,7 @@ function build(ctx) {
     // (their prints are in the code cells below)
     views.scaled.update({ ...drawn({ ...R.scaled_scores_2, shape: [1, n] }, row2, words), print: null });
     views.exps.update({ ...drawn({ ...R.exps_2, shape: [1, n] }, row2, words), print: null });
-    views.sum.update({ ...drawn({ ...R.exps_2_sum, shape: [1, 1] }, ['Σ'], ['row 2']), print: null });
+    views.sum.update({ ...drawn({ ...R.exps_2_sum, shape: [1, 1] }, ['Σ'], [tr('stepByStep.row2')]), print: null });
     const partial = partialSums(ctx.engine, rowOf(R.attn_weights, 1), values);
     views.partial.update({ values: partial.values, texts: partial.values.map(String), shape: partial.shape, rowLabels: words, colLabels: dOut });
     walk.setSteps(projectionSteps(R, words, partial));
@@ -311,7 +311,7 @@ function build(ctx) {
       para(`${dOutText}. `, d_in !== dk
         ? tr('stepByStep.bookMakesOutPurpose', { p1: entries(d_in), p2: entries(dk) })
         : tr('stepByStep.withOutShapesNo', { dk })),
-      para(tr('stepByStep.twoKindsWeightsMeet'), ['$', 'W_q, W_k, W_v'], tr('stepByStep.areWeightParametersLearned'), hasWeights(D) ? tr('stepByStep.hereYoursFromWeights') : 'here still random, from torch.rand with the seed', tr('stepByStep.sameEveryInputAttention'), ['$', '\\alpha'], tr('stepByStep.areComputedSoftmaxMakes')),
+      para(tr('stepByStep.twoKindsWeightsMeet'), ['$', 'W_q, W_k, W_v'], tr('stepByStep.areWeightParametersLearned'), hasWeights(D) ? tr('stepByStep.hereYoursFromWeights') : tr('stepByStep.hereStillRandom'), tr('stepByStep.sameEveryInputAttention'), ['$', '\\alpha'], tr('stepByStep.areComputedSoftmaxMakes')),
       para(tr('stepByStep.weightMatricesAreDrawn')),
       codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\n${hasWeights(D) ? `# your weights (SelfAttention_v1's layout, d_in × d_out)\n${plainParameters(D)}` : `torch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)`}\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
         q2.line, { cell: '3.4.1/query_2' }),
