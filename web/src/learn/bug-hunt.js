@@ -35,7 +35,7 @@ function build(ctx) {
   const views = {
     buggy: matrixView(empty, { name: t('bugHunt.whatProgramPrinted'), title: t('bugHunt.whatThisProgramPrinted'), testid: 'bug-buggy', rowName: t('word.row'), colName: t('word.column'), legend: false }),
     correct: matrixView(empty, { name: t('bugHunt.whatBookCodePrints'), title: t('bugHunt.whatBookCodePrints2'), testid: 'bug-correct', rowName: t('word.row'), colName: t('word.column'), legend: false }),
-    diff: matrixView(empty, { name: 'difference', title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: t('word.row'), colName: t('word.column'), scale: 'diverging', legend: false }),
+    diff: matrixView(empty, { name: t('bugHunt.difference'), title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: t('word.row'), colName: t('word.column'), scale: 'diverging', legend: false }),
   };
   const raisedBox = h('figure', { class: 'bug-raised', 'data-testid': 'bug-raised' });
   const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: t('bugHunt.anotherBug'), onclick: () => nextRound(true) });
