@@ -39,7 +39,7 @@ const LANGUAGES = {
 };
 // Names that stay as written in every language: the book's title, PyTorch's and Python's identifiers,
 // the engine's kinds, units and products.
-const ALLOWED = new Set(['queries', 'keys', 'values', 'inputs', 'size', 'build', 'large', 'language', 'model', 'from', 'scratch', 'pytorch', 'torch', 'softmax', 'webassembly',
+const ALLOWED = new Set(['tensor', 'bias', 'queries', 'keys', 'values', 'inputs', 'size', 'build', 'large', 'language', 'model', 'from', 'scratch', 'pytorch', 'torch', 'softmax', 'webassembly',
   'simd', 'scalar', 'localstorage', 'lms', 'gpt', 'json', 'nan', 'inf', 'relu', 'linear', 'dropout', 'embedding']);
 
 // In the frame's page: every question revealed, every details opened, every section laid out on screen;

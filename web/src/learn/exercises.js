@@ -44,7 +44,7 @@ export function exercise31(ctx) {
   const run = h('button', { type: 'button', 'data-testid': 'exercise-check', text: t('exercises.runSaV1Inputs'), onclick: () => check() });
   const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'exercise-skip', text: t('exercises.justShowMe'), onclick: () => showMe() });
   const el = hub.enabled ? h('div', { class: 'exercise', 'data-testid': 'exercise-3.1', 'data-exercise': id, 'data-answer-kind': 'choice' },
-    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: 'Exercise 3.1: ' }), t('exercises.authorSolutionNotebookBoth'), notListing32, ':'),
+    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: t('exercises.tag31') }), t('exercises.authorSolutionNotebookBoth'), notListing32, ':'),
     h('pre', { class: 'code' }, setup),
     h('p', { class: 'question', text: t('exercises.giveSaV1Weights') }),
     h('div', { class: 'ex31-grid' }, selects.map((sel) => h('p', null, h('label', { for: sel.id }, h('code', { text: `sa_v1.${sel.dataset.slot} = torch.nn.Parameter(` })), sel, h('code', { text: ')' })))),
@@ -101,7 +101,7 @@ export function exercise31(ctx) {
     const open = !hub.enabled || (!!saved && (saved.shown || saved.skipped || (v && v.correct) || saved.attempts >= MAX_TRIES));
     gateBox.hidden = !open;
     if (!el) return;
-    const clause = ctx.state.seed === null ? ' (so this sa_v2 is not Listing 3.2’s above, built after torch.manual_seed(789); the solution says what that changes)' : '';
+    const clause = ctx.state.seed === null ? t('exercises.notListing32Clause') : '';
     if (notListing32.textContent !== clause) notListing32.textContent = clause;
     setup.textContent = `torch.manual_seed(${seed()})\nsa_v1 = SelfAttention_v1(d_in, d_out)\ntorch.manual_seed(${seed()})\nsa_v2 = SelfAttention_v2(d_in, d_out)`;
     skip.hidden = open;
@@ -136,7 +136,7 @@ export function exercise31(ctx) {
 
 // Exercise 3.2: the learner's d_out, run through MultiHeadAttentionWrapper(num_heads=2) by the engine.
 export function exercise32(ctx) {
-  const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2', tag: 'Exercise 3.2: ',
+  const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2', tag: t('exercises.tag32'),
     question: 'which d_out makes MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2) return 2-dimensional context vectors?' });
   const wrapperDims = (d_out) => {
     const st = ctx.state, rows = inputRows(st);
@@ -164,7 +164,7 @@ const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 // Exercise 3.3: GPT-2 small's MultiHeadAttention parameter count, predicted before its print.
 export function exercise33(ctx) {
-  const prompt = predictPrompt(ctx.learn, { id: 'ex3.3', kind: 'number', tolerance: 0, decimals: 0, testid: 'exercise-3.3', tag: 'Exercise 3.3: ',
+  const prompt = predictPrompt(ctx.learn, { id: 'ex3.3', kind: 'number', tolerance: 0, decimals: 0, testid: 'exercise-3.3', tag: t('exercises.tag33'),
     question: t('exercises.howManyParametersDoes') });
   return {
     prompt,

@@ -25,12 +25,10 @@ print(sa_v2(inputs))`;
 
 // Why the notebook's sa_v2 prints other numbers than Listing 3.2's above: the seed it is built after.
 export function seedNote(state, bookV2, notebookV2, ownWeights = false) {
-  if (ownWeights) return 'Your own weights are in Listing 3.2’s sa_v2 above; the exercise, as the author’s solution notebook, builds its modules from torch.manual_seed’s draws. Whichever sa_v2 you take, its weights moved into sa_v1 print sa_v2’s own tensor.';
-  if (state.seed !== null) return `With your seed (${state.seed}) in every torch.manual_seed, Listing 3.2’s sa_v2 and this one are the same module.`;
+  if (ownWeights) return t('classes.ownWeightsNote');
+  if (state.seed !== null) return t('classes.yourSeedNote', { seed: state.seed });
   const first = (t) => t.print.split('\n')[0].replace(/^tensor\(/, '').replace(/,$/, '') + ', ...';
-  return `These are not the numbers of Listing 3.2’s sa_v2 above (${first(bookV2)}): the book builds that one after torch.manual_seed(789), `
-    + `the author’s solution notebook builds both after torch.manual_seed(123), so sa_v2 starts from other random weights (${first(notebookV2)}). `
-    + t('classes.seedOnlyPicksStarting');
+  return t('classes.notListing32Note', { book: first(bookV2), notebook: first(notebookV2) }) + t('classes.seedOnlyPicksStarting');
 }
 
 export default { id: 'classes', get title() { return t('classes.title'); }, rung: null, build };
@@ -62,8 +60,8 @@ function build(ctx) {
       para(t('classes.allBundledIntoPytorch', { byHand })),
       resultCell(`${LISTING_3_1.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 123)})\nsa_v1 = SelfAttention_v1(d_in, d_out)${load('sa_v1', 'v1')}\nprint(sa_v1(inputs))`, v1, '3.4.2/sa_v1', { row: 1 }),
       rowNote,
-      h('h3', { text: 'Listing 3.2 — the same class with nn.Linear' }),
-      para('nn.Linear (with bias=False) computes the same projections, but its weight initialization makes training more stable than raw torch.rand parameters, so the numbers differ:'),
+      h('h3', { text: t('classes.listing32Title') }),
+      para(t('classes.linearNote')),
       resultCell(`${LISTING_3_2.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out${biasArgument(D)})${load('sa_v2', 'v2')}\nprint(sa_v2(inputs))`, v2, '3.4.2/sa_v2'),
       // Exercise 3.1 transfers weights between modules: the engine's replay of the chapter does it too.
       h('h3', { text: t('classes.exerciseCompareSelfattentionV1') }),
