@@ -78,7 +78,8 @@ async function readFrame() {
       const style = win.getComputedStyle(el);
       if (style.display.startsWith('inline') && style.display !== 'inline-block' || style.display === 'contents' || el.closest('svg')) continue;
       if (el.checkVisibility && !el.checkVisibility()) continue;
-      if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1 && !SCROLLS(el)) clipped.push(`${name(el)} hides ${el.scrollWidth - el.clientWidth} px of "${own.trim().slice(0, 40)}"`);
+      if (el.closest('.vh')) continue;   // visually hidden, for screen readers: a 1 px box on purpose
+      if (el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1 && !SCROLLS(el)) clipped.push(`${name(el)} hides ${el.scrollWidth - el.clientWidth} px of "${own.trim().slice(0, 40)}"`);
     }
   }
   // the parts outside the sections: the head, the editor, the progress bar
