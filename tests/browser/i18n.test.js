@@ -119,7 +119,8 @@ for (const engine of chosenEngines()) {
         const left = [];
         for (const { section, where, text } of seen.texts) {
           if (section && !TRANSLATED_SECTIONS.includes(section)) continue;
-          const found = [...wordsOf(text)].filter((w) => english.has(w));
+          // PyTorch's own error message (RuntimeError: …) stays as PyTorch writes it, to the end of the text
+          const found = [...wordsOf(text.replace(/\b[A-Z]\w*Error: [\s\S]*$/, ' '))].filter((w) => english.has(w));
           if (found.length) left.push(`${where}: “${text.trim().slice(0, 100)}” (${found.slice(0, 4).join(', ')})`);
         }
         t.diagnostic(`${seen.texts.length} texts and labels read`);
