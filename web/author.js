@@ -5,7 +5,7 @@
 'use strict';
 (() => {
   const $ = (id) => document.getElementById(id);
-  const FIELDS = ['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme'];
+  const FIELDS = ['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme', 'lang'];
   const DEFAULTS = { section: 'all', theme: 'auto' };
   const { limit: PARAMETER_LIMIT } = self.AttentionLabEmbedParams;
   // Each section's height in embed.html at 800 px wide, light theme, the book's example (Chromium,

@@ -7,6 +7,6 @@ self.AttentionLabEmbedParams = Object.freeze({
   limit: 8192,
   // the element's attributes, then embed.html's own: the accent colour, the font, and the parent's
   // origin (the only window embed.html posts the element's events to)
-  attributes: Object.freeze(['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme', 'engine', 'exercises']),
+  attributes: Object.freeze(['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme', 'engine', 'exercises', 'lang']),
   page: Object.freeze(['accent', 'font', 'parent-origin']),
 });

@@ -4,10 +4,10 @@
 // typing in it, never a prefix typed on the way. Beside the fields, the attention weights these
 // inputs give (§3.4.1's, from the engine), so an edit shows its effect where the learner is typing.
 import { h, para, uid } from './dom.js';
-import { SEED_RULE, LIMITS, parseValue, parseWord, parseSeed, parseDOut, resizeState } from './inputs.js';
+import { seedRule, LIMITS, parseValue, parseWord, parseSeed, parseDOut, resizeState } from './inputs.js';
 import { matrixView } from './views/index.js';
+import { t } from './i18n/index.js';
 
-const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
 const sup = (n) => String(n).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'[d]);
 
 // Collapsed at first: the first screen shows the attention itself, not a form. Its body (about 240
@@ -16,7 +16,7 @@ const sup = (n) => String(n).replace(/\d/g, (d) => '⁰¹²³⁴⁵⁶⁷⁸⁹'
 // the load's main-thread time throttled 4×, and Chromium's autofill then laid the closed body out to
 // ask whether each of its 26 fields could take focus (docs/performance.md, eighth session).
 export function editorPanel(ctx) {
-  const el = h('details', { class: 'editor' }, h('summary', { text: 'Edit the inputs: words, vectors, their number, seed, d_out' }));
+  const el = h('details', { class: 'editor' }, h('summary', { text: t('editor.summary') }));
   let body = null;
   // (an engine error is the page's status line's, which §3.4's update of the same answer shows)
   el.addEventListener('toggle', () => {
@@ -56,7 +56,7 @@ function editorBody(ctx) {
     if (r.error) {
       f.input.setAttribute('aria-invalid', 'true');
       f.input.setAttribute('aria-describedby', f.msg.id);
-      f.msg.textContent = `${f.label}: ${r.error} Until then the page uses ${f.said(f.before)}.`;
+      f.msg.textContent = t('editor.fieldError', { label: f.label, error: r.error, before: f.said(f.before) });
       f.msg.hidden = false;
       if (Object.is(f.current, f.before)) return false;
       f.current = f.before;   // not a prefix typed on the way: the value from before the typing
@@ -84,18 +84,18 @@ function editorBody(ctx) {
     for (let i = 0; i < T; i++) {
       const rowMessages = h('td', { colspan: String(D + 2) });
       const word = field(h('input', { type: 'text', class: 'word-input', autocomplete: 'off', spellcheck: 'false', 'data-testid': `word-${i + 1}` }),
-        `Word of token ${i + 1}`, parseWord, (v) => { state.words[i] = v; }, state.words[i], rowMessages, (v) => `“${v}”`);
+        t('editor.wordLabel', { i: i + 1 }), parseWord, (v) => { state.words[i] = v; }, state.words[i], rowMessages, (v) => t('editor.quotedWord', { word: v }));
       const cells = cols.map((j) => field(h('input', { type: 'text', inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': `x-${i + 1}-${j + 1}` }),
-        `Token ${i + 1}, value ${j + 1}`, parseValue, (v) => { state.inputs[i * D + j] = v; }, state.inputs[i * D + j], rowMessages));
+        t('editor.valueLabel', { i: i + 1, j: j + 1 }), parseValue, (v) => { state.inputs[i * D + j] = v; }, state.inputs[i * D + j], rowMessages));
       gridFields.push(word, ...cells);
       // the header as text (x⁽¹⁾), which every reader and checker takes for the header's name
       tbody.append(h('tr', null, h('th', { scope: 'row', class: 'token-head' }, h('i', { text: 'x' }), `⁽${sup(i + 1)}⁾`), h('td', null, word.input), cells.map((c) => h('td', null, c.input))),
         h('tr', { class: 'err-row' }, rowMessages));
     }
-    table.replaceChildren(h('caption', { text: `The input tokens: a word and its ${D}-dimensional embedding x(i)` }),
-      h('thead', null, h('tr', null, h('th', { scope: 'col', text: 'token' }), h('th', { scope: 'col', text: 'word' }),
+    table.replaceChildren(h('caption', { text: t('editor.caption', { d: D }) }),
+      h('thead', null, h('tr', null, h('th', { scope: 'col', text: t('editor.colToken') }), h('th', { scope: 'col', text: t('editor.colWord') }),
         cols.map((j) => h('th', { scope: 'col', text: `x${j + 1}` })))), tbody);
-    sizeText.textContent = `${count(T, 'token')} × ${count(D, 'dimension')}`;
+    sizeText.textContent = t('editor.size', { tokens: T, dims: D });
     addToken.disabled = T >= LIMITS.tokensMax; removeToken.disabled = T <= LIMITS.tokensMin;
     addDim.disabled = D >= LIMITS.dInMax; removeDim.disabled = D <= 1;
   }
@@ -103,8 +103,8 @@ function editorBody(ctx) {
   // The size: rows and columns added (0s, words token7, ...) or removed, always the last one; every
   // section follows.
   const sizeButton = (testid, text, title) => h('button', { type: 'button', 'data-testid': testid, text, title });
-  const addToken = sizeButton('add-token', 'Add token', 'Adds a token of 0s after the last one'), removeToken = sizeButton('remove-token', 'Remove token', 'Removes the last token');
-  const addDim = sizeButton('add-dim', 'Add dimension', 'Adds a 0 to every token'), removeDim = sizeButton('remove-dim', 'Remove dimension', 'Removes every token’s last value');
+  const addToken = sizeButton('add-token', t('editor.addToken'), t('editor.addTokenTitle')), removeToken = sizeButton('remove-token', t('editor.removeToken'), t('editor.removeTokenTitle'));
+  const addDim = sizeButton('add-dim', t('editor.addDim'), t('editor.addDimTitle')), removeDim = sizeButton('remove-dim', t('editor.removeDim'), t('editor.removeDimTitle'));
   const sizeText = h('span', { class: 'size', 'data-testid': 'editor-size', 'aria-live': 'polite' });
   function resize(tokens, d_in) {
     Object.assign(state, resizeState(state, tokens, d_in));
@@ -116,12 +116,12 @@ function editorBody(ctx) {
   addDim.addEventListener('click', () => resize(state.tokens, state.d_in + 1));
   removeDim.addEventListener('click', () => resize(state.tokens, state.d_in - 1));
 
-  const seedHelp = h('p', { class: 'hint', id: uid('seed-help'), 'data-testid': 'seed-rule', text: SEED_RULE });
-  const seed = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: 'book’s', 'data-testid': 'seed' }),
-    'Seed', parseSeed, (v) => { state.seed = v; }, state.seed, messages, (v) => (v === null ? 'the book’s seeds' : `seed ${v}`));
+  const seedHelp = h('p', { class: 'hint', id: uid('seed-help'), 'data-testid': 'seed-rule', text: seedRule() });
+  const seed = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input seed-input', autocomplete: 'off', placeholder: t('editor.seedPlaceholder'), 'data-testid': 'seed' }),
+    t('editor.seedLabel'), parseSeed, (v) => { state.seed = v; }, state.seed, messages, (v) => (v === null ? t('editor.bookSeeds') : t('editor.seedValue', { seed: v })));
   const dOut = field(h('input', { type: 'text', inputmode: 'numeric', class: 'num-input', autocomplete: 'off', 'data-testid': 'd_out' }),
     'd_out', parseDOut, (v) => { state.d_out = v; }, state.d_out, messages, (v) => `d_out = ${v}`);
-  const reset = h('button', { type: 'button', 'data-testid': 'reset', text: book.custom ? 'Reset to the starting values' : 'Reset to the book’s values' });
+  const reset = h('button', { type: 'button', 'data-testid': 'reset', text: book.custom ? t('editor.resetStart') : t('editor.resetBook') });
   reset.addEventListener('click', () => {
     for (const [f, v] of [[seed, book.seed], [dOut, book.d_out]]) { f.input.value = v === null ? '' : String(v); check(f); f.before = f.current; }
     Object.assign(state, { words: book.words.slice(), inputs: book.inputs.slice(), tokens: book.tokens, d_in: book.d_in });
@@ -130,11 +130,11 @@ function editorBody(ctx) {
   });
   buildGrid();
 
-  const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'α = softmax(ω / √d_k) for these inputs (§3.4.1)',
-    testid: 'editor-weights', rowName: 'query', colName: 'key', scale: 'rows' });
+  const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: t('editor.previewTitle'),
+    testid: 'editor-weights', rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
 
   const nodes = [
-    para(`Change any value and every tensor below is recomputed by the engine at once. ${book.custom ? 'The starting values' : 'The book’s values'} come back with Reset.`),
+    para(book.custom ? t('editor.introStart') : t('editor.introBook')),
     h('div', { class: 'editor-body' }, h('div', { class: 'scroll' }, table), preview.el),
     h('div', { class: 'controls size-controls' }, sizeText,
       h('span', { class: 'size-group' }, addToken, removeToken), h('span', { class: 'size-group' }, addDim, removeDim)),

@@ -22,6 +22,7 @@ import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, 
 import LEARN_CSS from './learn/learn.css';
 import { learnHub, exercisesOn, openStorage, checkedProgress } from './learn/index.js';
 import { STORE_VERSION } from './learn/progress.js';
+import { t, useLanguage, resolveLanguage, canonicalTag, registerTranslation, onRegistered } from './i18n/index.js';
 
 // The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature', 'weights'];
@@ -30,6 +31,9 @@ const THEMES = new Set(['auto', 'light', 'dark']);
 const themeOf = (value) => (value === null ? 'auto' : value.trim());
 
 const ENGINES = new Map([['auto', ''], ['simd', 'WebAssembly SIMD128'], ['scalar', 'WebAssembly scalar']]);
+
+// Events in the element's shadow root handled in its own language (i18n/index.js's active language).
+const EVENTS_WITH_WORDS = ['click', 'input', 'change', 'keydown', 'pointerdown', 'focusin', 'toggle'];
 
 // One sheet for every element; KaTeX's rules are those of the build-time templates until KaTeX itself
 // loads for a formula without one, then its whole sheet (math.js's onKatexCss).
@@ -69,11 +73,13 @@ function addKatexFonts(base) {
 
 // (no HTMLElement where there is no DOM: importing in Node defines nothing and touches nothing)
 class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLElement : Object) {
-  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', 'check', ...EXAMPLE_ATTRIBUTES]; }
+  static get observedAttributes() { return ['section', 'engine', 'engine-base', 'theme', 'exercises', 'check', 'lang', ...EXAMPLE_ATTRIBUTES]; }
 
   constructor() {
     super();
     this.attachShadow({ mode: 'open' });   // its style sheet comes with the first render (adoptStyles)
+    // a section's handlers build their words in this element's language
+    for (const type of EVENTS_WITH_WORDS) this.shadowRoot.addEventListener(type, () => this.useLanguage(), true);
     this.generation = 0;
     // Resolve when every section, and when the sections on screen, show the latest inputs (tests and
     // embedders may await them).
@@ -173,19 +179,35 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     if (!this.shadowRoot.adoptedStyleSheets.length) this.shadowRoot.adoptedStyleSheets = [styleSheet()];
   }
 
+  // The language the element speaks (docs/translations.md): its lang attribute, else its nearest
+  // ancestor's (across shadow roots), else the document's; {lang, dir} of the catalogue that serves it.
+  // A lang attribute of its own that is no language tag is refused with a sentence (render).
+  languageTag() {
+    for (let node = this; node; node = node.getRootNode()?.host) {
+      const owner = node.closest('[lang]');
+      if (owner && (owner !== this || canonicalTag(owner.getAttribute('lang')))) return owner.getAttribute('lang');
+      if (owner === this) break;
+    }
+    return document.documentElement.lang || 'en';
+  }
+  useLanguage() {
+    this.language ??= resolveLanguage(this.languageTag());
+    useLanguage(this.language.lang);
+  }
+
   // The whole page's head: its title, what it is, and the chapter's ladder (none for one section).
   pageHead(section) {
     if (section !== 'all') return [];
     return [h('header', { class: 'intro' },
-      h('h1', { text: 'Self-attention with trainable weights' }),
-      para('An interactive companion to chapter 3 of “Build a Large Language Model (From Scratch)”. Every number below is computed live in your browser by a C++ engine that reproduces PyTorch’s numbers and print format digit for digit.')),
+      h('h1', { text: t('page.title') }),
+      para(t('page.intro'))),
     ladder(this.shadowRoot)];
   }
 
   // A visible sentence instead of the content (bad attribute, engine that would not load).
   showMessage(text) {
     this.adoptStyles();
-    this.shadowRoot.replaceChildren(h('div', { class: 'lab' }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
+    this.shadowRoot.replaceChildren(h('div', { class: 'lab', lang: this.language?.lang, dir: this.language?.dir }, h('p', { class: 'fatal', role: 'alert', 'data-testid': 'lab-error', text })));
     this.settleBuildWaiters();
   }
 
@@ -193,16 +215,23 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const generation = ++this.generation;
     const section = (this.getAttribute('section') || 'all').trim();
     const kind = (this.getAttribute('engine') || 'auto').trim();
+    this.language = null;
+    this.useLanguage();
+    const ownLang = this.getAttribute('lang');
+    if (ownLang !== null && ownLang.trim() !== '' && !canonicalTag(ownLang)) {
+      this.showMessage(t('error.lang', { value: ownLang.slice(0, 40) }));
+      return;
+    }
     if (section !== 'all' && !sectionById(section)) {
-      this.showMessage(`attention-lab: section="${section.slice(0, 40)}" is not a section. Use one of: all, ${SECTIONS.map((s) => s.id).join(', ')}.`);
+      this.showMessage(t('error.section', { value: section.slice(0, 40), sections: SECTIONS.map((s) => s.id).join(', ') }));
       return;
     }
     if (!THEMES.has(themeOf(this.getAttribute('theme')))) {
-      this.showMessage(`attention-lab: theme="${this.getAttribute('theme').slice(0, 40)}" is not a theme. Use light, dark or auto (auto, the default, follows the reader's system setting).`);
+      this.showMessage(t('error.theme', { value: this.getAttribute('theme').slice(0, 40) }));
       return;
     }
     if (!ENGINES.has(kind)) {
-      this.showMessage(`attention-lab: engine="${kind.slice(0, 40)}" is not an engine. Use auto, simd or scalar.`);
+      this.showMessage(t('error.engine', { value: kind.slice(0, 40) }));
       return;
     }
     let base;
@@ -219,8 +248,8 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     // engine loads, and kept by the build, it is laid out in a frame of its own, not in the one that
     // lays out the first section (throttled 4×, that frame was the load's longest task, 50-65 ms).
     const styled = this.shadowRoot.adoptedStyleSheets.length > 0;
-    const loading = h('p', { class: 'loading', role: 'status', text: 'Loading the attention engine…' });
-    const lab = h('div', { class: 'lab', hidden: !styled }, ...this.pageHead(section), loading);
+    const loading = h('p', { class: 'loading', role: 'status', text: t('page.loading') });
+    const lab = h('div', { class: 'lab', lang: this.language.lang, dir: this.language.dir, hidden: !styled }, ...this.pageHead(section), loading);
     this.shadowRoot.replaceChildren(lab);
     if (!styled) nextTask().then(() => { this.adoptStyles(); lab.hidden = false; });
     nextTask().then(openStorage);   // (the learner's answers are read at the build: learn/progress.js)
@@ -229,7 +258,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       loaded = await loadEngine(kind, base);
     } catch (e) {
       const guessed = isGuessedFolder(base) ? ` ${guessedFolderSentence(base)}` : '';
-      if (generation === this.generation) this.showMessage(`attention-lab could not start its engine: ${e && e.message ? e.message : e}${guessed}`);
+      if (generation === this.generation) this.showMessage(t('error.engineStart', { reason: e && e.message ? e.message : e }) + guessed);
       return;
     }
     if (generation !== this.generation) return;
@@ -243,6 +272,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const book = bookState(sectionData(loaded.engine, { section: 'step-by-step', d_out: BOOK_D_OUT }).get('inputs'));
     await nextTask();   // then the build, in another
     if (generation !== this.generation) return;
+    this.useLanguage();
     this.build(section, loaded.engine, loaded.kind, generation, book, { lab, loadingLine: loading });
   }
 
@@ -262,12 +292,12 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       start = this.example(book);
       // the reader's weights checked once against the inputs (the engine's sentence names the layout)
       if (start.weights) sectionData(engine, { section: 'classes', inputs: inputRows(start), d_out: start.d_out, weights: start.weights });
-    } catch (e) { this.showMessage(start && start.weights ? `attention-lab: weights: ${e.message}` : e.message); return; }
+    } catch (e) { this.showMessage(start && start.weights ? t('error.weights', { reason: e.message }) : e.message); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
     const answers = new Map();       // request text -> the engine's answer, for the current edit
-    const fail = (e) => { status.textContent = `The engine could not compute this: ${e.message}`; status.hidden = false; };
+    const fail = (e) => { status.textContent = t('error.compute', { reason: e.message }); status.hidden = false; };
     let eventQueued = false;
     const ctx = {
       learn: learnHub(this, section, exercisesOn(this.getAttribute('exercises'))),
@@ -290,7 +320,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       // sooner, and the load's tasks stay short; in any later update, at once (an edit's frame shows both).
       afterText: (fn) => {
         if (!loading) { fn(); return; }
-        laterWork.push(nextFrame().then(nextTask).then(() => { if (this.generation === generation) try { fn(); } catch (e) { fail(e); } }));
+        laterWork.push(nextFrame().then(nextTask).then(() => { if (this.generation === generation) try { this.useLanguage(); fn(); } catch (e) { fail(e); } }));
       },
       // The same, or null when neither the answer nor the words changed since this section last showed
       // it: the section then has nothing to update.
@@ -386,10 +416,12 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const updateSection = (s) => {
       if (this.generation !== generation || shows.get(s) === edits) return;
       shows.set(s, edits);
+      this.useLanguage();
       try { s.update(); } catch (e) { fail(e); }
     };
     await nextTask();
     if (generation !== this.generation) return;
+    this.useLanguage();
     // The first build queues its math for drainMath (a few ms per task); later updates render at once.
     deferMath(1);
     holdUnseenDraws(true);   // and draws what is on screen first, the rest a slice per task (scheduler.js)
@@ -401,11 +433,13 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     const firstSection = specs[0].build(ctx);
     await nextTask();
     if (generation !== this.generation) { deferMath(-1); holdUnseenDraws(false); return; }
+    this.useLanguage();
     // (the editor after the first section: that one's first update brings the first numbers, and the
     // editor starts closed)
     const sections = [firstSection, ...(editor ? [editor] : [])];
     const unbuilt = specs.slice(1).map((spec) => ({ spec, slot: document.createComment(spec.id) }));
     const buildNext = () => {
+      this.useLanguage();
       const { spec, slot } = unbuilt.shift();
       const s = spec.build(ctx);
       slot.replaceWith(s.el);
@@ -431,7 +465,7 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
     lab.hidden = false;
     if (editor) lab.append(editor.el);
     lab.append(status, ...sections.filter((s) => s !== editor).map((s) => s.el), ...unbuilt.map((u) => u.slot), ...(ctx.learn.bar ? [ctx.learn.bar] : []),
-      h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: `Engine: ${ENGINES.get(kind) || kind}` })));
+      h('footer', { class: 'footer' }, h('p', { 'data-testid': 'engine-footer', text: t('page.engineFooter', { engine: ENGINES.get(kind) || kind }) })));
     renderMath(lab);
     const done = ctx.recompute();
     this.settleBuildWaiters(done);
@@ -462,5 +496,7 @@ if (typeof customElements !== 'undefined' && !customElements.get('attention-lab'
   useScheduler(viewScheduler);   // the drawing views draw, measure and wait for frames through the page's scheduler
   defineHostProperties(AttentionLabElement.prototype);
   customElements.define('attention-lab', AttentionLabElement);
-  self.AttentionLab = Object.freeze({ configure, version: VERSION });
+  // a catalogue registered for a language an element speaks (or falls back from) shows at once
+  onRegistered(() => { for (const el of connected) if (el.started) { el.language = null; el.updateComplete = el.visibleUpdateComplete = el.nextBuild(); el.render(); } });
+  self.AttentionLab = Object.freeze({ configure, registerTranslation, version: VERSION });
 }

@@ -1,6 +1,7 @@
 // The learner's inputs (words, vectors, seed, d_out) and their validation. No arithmetic here: the
 // engine computes, the sections arrange.
 import { LIMITS } from './engine-limits.js';
+import { t as tr } from './i18n/index.js';
 
 export const BOOK_WORDS = ['Your', 'journey', 'starts', 'with', 'one', 'step'];
 export const BOOK_D_OUT = 2;
@@ -10,7 +11,7 @@ export { LIMITS };
 
 // What the learner's seed means, said once on the page: empty keeps the book's seeds; a number
 // replaces the seed of every torch.manual_seed(...) in the chapter's code, and the code shows it.
-export const SEED_RULE = 'Leave the seed empty for the book’s seeds (123, and 789 for Listing 3.2). A number replaces the seed of every torch.manual_seed(…) on this page, and the code shows it written in.';
+export const seedRule = () => tr('inputs.seedRule');
 
 // The seed a torch.manual_seed(book) line uses with this state.
 export const seedFor = (state, book) => (state.seed === null ? book : state.seed);
@@ -30,22 +31,21 @@ export function inputRows(state) {
 export function stateFromAttributes(get, book) {
   const state = { ...book, words: book.words.slice(), inputs: book.inputs.slice() };
   state.custom = ['words', 'inputs', 'seed', 'd-out', 'temperature', 'weights'].some((name) => get(name) !== null);
-  const count = (n, thing) => `${n} ${thing}${n === 1 ? '' : 's'}`;
-  const bad = (name, value, what) => new Error(`attention-lab: ${name}="${excerpt(String(value))}" ${what}`);
+  const bad = (name, value, what) => new Error(tr('inputs.bad', { name, value: excerpt(String(value)), what }));
   const inputsText = get('inputs');
   if (inputsText !== null) {
     let rows;
     try { rows = JSON.parse(inputsText); } catch { rows = null; }
     const { tokensMin: tMin, tokensMax: tMax, dInMax } = LIMITS;
-    const shapeRule = `Write a JSON array of ${tMin} to ${tMax} rows, each of the same 1 to ${dInMax} numbers, e.g. inputs="[[0.43, 0.15, 0.89], [0.55, 0.87, 0.66]]".`;
-    if (!Array.isArray(rows) || !rows.every(Array.isArray)) throw bad('inputs', inputsText, `is not a JSON array of rows. ${shapeRule}`);
-    if (rows.length < tMin || rows.length > tMax) throw bad('inputs', inputsText, `has ${count(rows.length, 'row')}. ${shapeRule}`);
+    const shapeRule = tr('inputs.shapeRule', { min: tMin, max: tMax, dmax: dInMax });
+    if (!Array.isArray(rows) || !rows.every(Array.isArray)) throw bad('inputs', inputsText, tr('inputs.notRows', { rule: shapeRule }));
+    if (rows.length < tMin || rows.length > tMax) throw bad('inputs', inputsText, tr('inputs.rowCount', { n: rows.length, rule: shapeRule }));
     const d_in = rows[0].length;
-    if (d_in < 1 || d_in > dInMax) throw bad('inputs', inputsText, `has rows of ${count(d_in, 'number')}. ${shapeRule}`);
+    if (d_in < 1 || d_in > dInMax) throw bad('inputs', inputsText, tr('inputs.rowLength', { n: d_in, rule: shapeRule }));
     rows.forEach((row, i) => {
-      if (row.length !== d_in) throw bad('inputs', inputsText, `has ${count(row.length, 'number')} in row ${i + 1} but ${d_in} in row 1; give every row ${d_in}.`);
+      if (row.length !== d_in) throw bad('inputs', inputsText, tr('inputs.ragged', { n: row.length, row: i + 1, d: d_in }));
       row.forEach((v, j) => {
-        if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > LIMITS.value) throw bad('inputs', inputsText, `has ${excerpt(JSON.stringify(v) ?? String(v))} in row ${i + 1}, column ${j + 1}; every value must be a number from -${LIMITS.value} to ${LIMITS.value}.`);
+        if (typeof v !== 'number' || !Number.isFinite(v) || Math.abs(v) > LIMITS.value) throw bad('inputs', inputsText, tr('inputs.badValue', { value: excerpt(JSON.stringify(v) ?? String(v)), row: i + 1, col: j + 1, max: LIMITS.value }));
       });
     });
     state.tokens = rows.length;
@@ -58,14 +58,14 @@ export function stateFromAttributes(get, book) {
     let words;
     if (wordsText.trim().startsWith('[')) {
       try { words = JSON.parse(wordsText); } catch { words = null; }
-      if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw bad('words', wordsText, 'is not a JSON array of strings; write e.g. words=\'["New York", "is", "big"]\', or the words separated by spaces.');
+      if (!Array.isArray(words) || !words.every((w) => typeof w === 'string')) throw bad('words', wordsText, tr('inputs.wordsNotStrings'));
     } else {
       words = wordsText.trim().split(/\s+/).filter(Boolean);
     }
-    if (words.length !== state.tokens) throw bad('words', wordsText, `has ${count(words.length, 'word')} but the inputs have ${state.tokens} rows; give one word per row of inputs.`);
+    if (words.length !== state.tokens) throw bad('words', wordsText, tr('inputs.wordCount', { n: words.length, rows: state.tokens }));
     words.forEach((w, i) => {
       const r = parseWord(w);
-      if (r.error) throw bad('words', wordsText, `word ${i + 1}: ${r.error}`);
+      if (r.error) throw bad('words', wordsText, tr('inputs.wordError', { i: i + 1, error: r.error }));
       words[i] = r.value;
     });
     state.words = words;
@@ -73,20 +73,20 @@ export function stateFromAttributes(get, book) {
   const seedText = get('seed');
   if (seedText !== null) {
     const r = parseSeed(seedText);
-    if (r.error) throw bad('seed', seedText, `is not a seed. ${r.error} Remove the attribute for the book's seeds.`);
+    if (r.error) throw bad('seed', seedText, tr('inputs.badSeed', { error: r.error }));
     state.seed = r.value;
   }
   const dOutText = get('d-out');
   if (dOutText !== null) {
     const r = parseDOut(dOutText);
-    if (r.error) throw bad('d-out', dOutText, `is not a d_out. ${r.error}`);
+    if (r.error) throw bad('d-out', dOutText, tr('inputs.badDOut', { error: r.error }));
     state.d_out = r.value;
   }
   const weightsText = get('weights');
   if (weightsText !== null) {
     state.weights = parseWeights(weightsText, bad);
     const dOut = weightsDOut(state.weights);
-    if (dOutText !== null && dOut !== null && dOut !== state.d_out) throw bad('d-out', dOutText, `is not the d_out of the weights, which give ${dOut}; remove d-out (it follows from the weights).`);
+    if (dOutText !== null && dOut !== null && dOut !== state.d_out) throw bad('d-out', dOutText, tr('inputs.dOutWeights', { d: dOut }));
     if (dOut !== null) state.d_out = dOut;
   }
   const tText = get('temperature');
@@ -95,7 +95,7 @@ export function stateFromAttributes(get, book) {
     const v = Number(t);
     const { temperatureMin: lo, temperatureMax: hi } = LIMITS;
     if (t === '' || !/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) || !(v >= lo && v <= hi)) {
-      throw bad('temperature', tText, `is not a temperature; write a number from ${lo} to ${hi}, e.g. temperature="1", or remove it to start at √d_k.`);
+      throw bad('temperature', tText, tr('inputs.badTemperature', { lo, hi }));
     }
     state.temperature = v;
   }
@@ -109,7 +109,7 @@ function parseWeights(text, bad) {
   let w;
   try { w = JSON.parse(text); } catch { w = null; }
   if (w === null || typeof w !== 'object' || Array.isArray(w) || !Object.values(w).every(Array.isArray)) {
-    throw bad('weights', text, 'is not a JSON object of a module\'s weights; write e.g. weights=\'{"W_query.weight": [[...]], "W_key.weight": [[...]], "W_value.weight": [[...]]}\' (nn.Linear\'s layout, d_out × d_in), or W_query, W_key, W_value for SelfAttention_v1\'s (d_in × d_out).');
+    throw bad('weights', text, tr('inputs.badWeights'));
   }
   return w;
 }
@@ -136,24 +136,24 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 // Each parser returns {value} or {error: a sentence saying what to enter}.
 export function parseValue(text) {
   const t = text.trim();
-  if (t === '') return { error: 'Enter a number, e.g. 0.43.' };
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return { error: `“${t.slice(0, 12)}” is not a number; enter one like 0.43.` };
+  if (t === '') return { error: tr('inputs.enterNumber') };
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t)) return { error: tr('inputs.notNumber', { text: t.slice(0, 12) }) };
   const v = Number(t);
-  if (!Number.isFinite(v) || Math.abs(v) > LIMITS.value) return { error: `Enter a number from -${LIMITS.value} to ${LIMITS.value}.` };
+  if (!Number.isFinite(v) || Math.abs(v) > LIMITS.value) return { error: tr('inputs.numberRange', { max: LIMITS.value }) };
   return { value: v === 0 ? 0 : v };   // -0 is 0: the tensor would print "-0." otherwise
 }
 export function parseWord(text) {
   const t = text.trim();
-  if (t === '') return { error: 'Enter a word for this token.' };
-  if (t.length > LIMITS.word) return { error: `Use at most ${LIMITS.word} characters.` };
-  if (CONTROL.test(t)) return { error: 'A word cannot hold control characters (a tab, a line break, NUL, …); use letters, digits, spaces and punctuation.' };
+  if (t === '') return { error: tr('inputs.enterWord') };
+  if (t.length > LIMITS.word) return { error: tr('inputs.wordLength', { max: LIMITS.word }) };
+  if (CONTROL.test(t)) return { error: tr('inputs.wordControl') };
   return { value: t };
 }
 function parseInteger(text, lo, hi, example) {
   const t = text.trim();
-  if (t === '' || !/^[+-]?\d+$/.test(t)) return { error: `Enter a whole number from ${lo} to ${hi}, e.g. ${example}.` };
+  if (t === '' || !/^[+-]?\d+$/.test(t)) return { error: tr('inputs.enterInteger', { lo, hi, example }) };
   const v = Number(t);
-  if (v < lo || v > hi) return { error: `${t.length > 12 ? 'That number' : t} is out of range; enter a whole number from ${lo} to ${hi}.` };
+  if (v < lo || v > hi) return { error: t.length > 12 ? tr('inputs.integerRangeLong', { lo, hi }) : tr('inputs.integerRange', { text: t, lo, hi }) };
   return { value: v === 0 ? 0 : v };
 }
 export const parseSeed = (t) => (t.trim() === '' ? { value: null } : parseInteger(t, 0, LIMITS.seedMax, 123));

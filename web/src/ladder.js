@@ -4,6 +4,7 @@
 import { h } from './dom.js';
 import { RUNGS } from './sections/registry.js';
 import { scrollIntoViewSettled } from './scheduler.js';
+import { t } from './i18n/index.js';
 
 export function ladder(root) {
   const list = h('ol', { class: 'ladder' }, RUNGS.map(({ id, rung }) => {
@@ -17,5 +18,5 @@ export function ladder(root) {
     });
     return h('li', { class: rung.current ? 'current' : null }, link, h('span', { class: 'rung-note', text: ` ${rung.note}` }));
   }));
-  return h('nav', { class: 'ladder-nav', 'aria-label': 'The four attention variants of chapter 3' }, h('p', { class: 'ladder-title', text: 'Chapter 3’s ladder of attention variants' }), list);
+  return h('nav', { class: 'ladder-nav', 'aria-label': t('ladder.label') }, h('p', { class: 'ladder-title', text: t('ladder.title') }), list);
 }

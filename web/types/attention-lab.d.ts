@@ -127,6 +127,12 @@ export interface AttentionLabElement extends HTMLElement {
 export interface AttentionLabGlobal {
   /** the folder of attention-lab's files for every element on the page; returns the folder in use */
   configure(options?: { base?: string | URL | null; [option: string]: unknown }): { base: string; [key: string]: unknown };
+  /**
+   * Registers (or extends, key by key) the catalogue of a language: key -> message, in the English
+   * catalogue's keys and message format (docs/translations.md). Returns the canonical tag; throws a
+   * TypeError with one sentence for a tag that is not BCP 47 or messages that are not strings.
+   */
+  registerTranslation(lang: string, messages: Record<string, string>): string;
   /** the package's version */
   readonly version: string;
 }
@@ -154,6 +160,8 @@ export interface AttentionLabJSXProps {
   'engine-base'?: string;
   /** 'off': no questions, exercises or bug-hunt guesses (default 'on') */
   exercises?: 'on' | 'off';
+  /** the language of the words (en, de, zh-CN ship); default: the nearest ancestor's or the document's */
+  lang?: string;
   id?: string;
   class?: string;
   style?: Record<string, string | number>;

@@ -10,8 +10,9 @@ import { sectionFrame, show, errorNote } from '../sections/common.js';
 import { matrixView } from '../views/index.js';
 import { bugByKey, evidence, programLines, programOf, applicable, PROGRAMS } from './bugs.js';
 import { MAX_TRIES } from './progress.js';
+import { t } from '../i18n/index.js';
 
-export default { id: 'bug-hunt', title: 'Bug hunt: which line is wrong?', rung: null, build };
+export default { id: 'bug-hunt', get title() { return t('bugHunt.title'); }, rung: null, build };
 
 // The progress entry: {order, index, rounds, found, tries: [line, ...] this round, answer?, correct?, skipped?}.
 // answer (the last line clicked) and correct (the first click was right) are set when the round is
@@ -26,26 +27,26 @@ const shuffled = (keys) => {
 };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('bug-hunt', 'Bug hunt: which line is wrong?');
+  const { el, body } = sectionFrame('bug-hunt', t('bugHunt.title'));
   const hub = ctx.learn;
   if (!hub.enabled) { el.hidden = true; return { el, update() {} }; }   // exercises="off": no hunt
   hub.register(HUNT);
   const empty = { values: [0], shape: [1, 1] };
   const views = {
-    buggy: matrixView(empty, { name: 'what the program printed', title: 'what this program printed', testid: 'bug-buggy', rowName: 'row', colName: 'column', legend: false }),
-    correct: matrixView(empty, { name: 'what the book’s code prints', title: 'what the book’s code prints', testid: 'bug-correct', rowName: 'row', colName: 'column', legend: false }),
-    diff: matrixView(empty, { name: 'difference', title: 'difference: this − the book’s', testid: 'bug-diff', rowName: 'row', colName: 'column', scale: 'diverging', legend: false }),
+    buggy: matrixView(empty, { name: t('bugHunt.whatProgramPrinted'), title: t('bugHunt.whatThisProgramPrinted'), testid: 'bug-buggy', rowName: t('word.row'), colName: t('word.column'), legend: false }),
+    correct: matrixView(empty, { name: t('bugHunt.whatBookCodePrints'), title: t('bugHunt.whatBookCodePrints2'), testid: 'bug-correct', rowName: t('word.row'), colName: t('word.column'), legend: false }),
+    diff: matrixView(empty, { name: t('bugHunt.difference'), title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: t('word.row'), colName: t('word.column'), scale: 'diverging', legend: false }),
   };
   const raisedBox = h('figure', { class: 'bug-raised', 'data-testid': 'bug-raised' });
-  const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: 'Another bug', onclick: () => nextRound(true) });
-  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'bug-skip', text: 'Just show me', onclick: () => reveal(null) });
-  const listing = h('ol', { class: 'bug-listing', 'data-testid': 'bug-listing', 'aria-label': 'The program as it ran: click the wrong line' });
+  const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: t('bugHunt.anotherBug'), onclick: () => nextRound(true) });
+  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'bug-skip', text: t('bugHunt.justShowMe'), onclick: () => reveal(null) });
+  const listing = h('ol', { class: 'bug-listing', 'data-testid': 'bug-listing', 'aria-label': t('bugHunt.programRanClickWrong') });
   const feedback = h('div', { class: 'feedback', role: 'status', 'data-testid': 'bug-feedback' });
   const answerBox = h('div', { class: 'bug-answer', 'data-testid': 'bug-answer' });
   const about = h('p', { class: 'bug-about', 'data-testid': 'bug-about' });
   const controls = h('div', { class: 'controls' }, skip, next);
   const round = h('div', { class: 'bug-hunt-round', 'data-testid': 'bug-hunt' },
-    para('The program, as it ran (click the wrong line):'), listing,
+    para(t('bugHunt.programRanClickWrong2')), listing,
     h('div', { class: 'matrices bug-outputs' }, views.buggy.el, raisedBox, views.correct.el, views.diff.el),
     about, feedback, answerBox, controls);
   const state = () => hub.progress.get(HUNT) || null;
@@ -107,7 +108,7 @@ function build(ctx) {
     if (controlsTaken && !correct.error) { controls.append(skip, next); controlsTaken = false; }   // back from an error's sentence
     if (correct.error) {
       round$ = null;
-      show(body, intro(), errorNote(`This round cannot run on these inputs: ${correct.error}.`), h('div', { class: 'controls' }, place(next)));
+      show(body, intro(), errorNote(t('bugHunt.thisRoundCannotRun', { error: correct.error })), h('div', { class: 'controls' }, place(next)));
       controlsTaken = true;
       return;
     }
@@ -131,7 +132,7 @@ function build(ctx) {
     raisedBox.hidden = !raised;
     views.correct.update(drawn(correct));
     if (buggy) { views.buggy.update(drawn(buggy)); views.diff.update(drawn(diff)); }
-    else raisedBox.replaceChildren(h('figcaption', { text: 'what this program printed' }), h('pre', { class: 'out error-out', 'data-testid': 'bug-raised-line', text: `Traceback (most recent call last):\n  …\n${raised}` }));
+    else raisedBox.replaceChildren(h('figcaption', { text: t('bugHunt.whatThisProgramPrinted2') }), h('pre', { class: 'out error-out', 'data-testid': 'bug-raised-line', text: `Traceback (most recent call last):\n  …\n${raised}` }));
     listing.replaceChildren(...round$.lines.map((line, i) => h('li', null,
       h('button', { type: 'button', class: 'bug-line', 'data-line': String(i + 1), 'data-testid': 'bug-line', onclick: () => choose(i) },
         h('span', { class: 'ln', 'aria-hidden': 'true', text: String(i + 1).padStart(2) }), h('code', { text: line })))));
@@ -141,13 +142,13 @@ function build(ctx) {
     show(body, intro(), place(round));
   }
   // The same words whatever the bug: nothing here tells which program or line a round plays.
-  const intro = () => para('Each round runs one of two short programs of this chapter on your inputs, with exactly one line wrong: the causal attention weights of §3.5 with dropout written out by hand, or Listing 3.5’s MultiHeadAttention. Below: the program as it ran, what it printed (or the error PyTorch raised), what the book’s code prints and their difference. Rows of attention weights sum to 1 before dropout, with the future at 0. Click the wrong line; your first click counts.');
+  const intro = () => para(t('bugHunt.eachRoundRunsOne'));
   // Why the book's output here is (or is not) a print of the chapter, from the seed and the keep mask.
   function aboutBook(program, seed, keep, T) {
-    if (program === 'heads') return `The book’s code here is Listing 3.5’s MultiHeadAttention with torch.manual_seed(${seed}) and dropout 0.0, as §3.6.2 builds it, run on your ${T} tokens as one batch.`;
+    if (program === 'heads') return t('bugHunt.aboutHeads', { seed, T });
     let dropped = 0;
     for (let i = 0; i < T; i++) for (let j = 0; j <= i; j++) if (keep.values[i * T + j] === 0) dropped++;
-    return `The book’s code here is §3.5’s: torch.manual_seed(${seed}) draws the same W_query and W_key as §3.4.2’s sa_v2, so until its dropout line it computes §3.5’s attn_weights. The dropout line (p = ${P}) then sets ${dropped === 0 ? 'none of the weights' : `${dropped} of the weights on or below the diagonal`} to 0 and multiplies the others by 1/(1 − ${P}) = ${fixed4(1 / (1 - P))}, so its rows differ from §3.5’s.`;
+    return t('bugHunt.aboutCausal', { seed, P, which: dropped === 0 ? t('bugHunt.noneWeights') : t('bugHunt.weightsBelowDiagonal', { dropped }), scale: fixed4(1 / (1 - P)) });
   }
   // The round's state after a click: the hint after a wrong first try; after the reveal the lines, the
   // outputs' story and the misconception.
@@ -173,7 +174,7 @@ function build(ctx) {
     if (!revealed) {   // one wrong try: a hint from the numbers, and the second try
       feedback.setAttribute('data-correct', 'false');
       feedback.className = 'feedback wrong';
-      feedback.replaceChildren(h('p', { class: 'bug-hint', 'data-testid': 'bug-hint', text: `Not line ${tries[0] + 1}: it is as the book writes it. A hint, from the numbers: ${bug.symptom(ev)}. Which line decides that? You have one more try.` }));
+      feedback.replaceChildren(h('p', { class: 'bug-hint', 'data-testid': 'bug-hint', text: t('bugHunt.notLineBookWrites', { p1: tries[0] + 1, p2: bug.symptom(ev) }) }));
       answerBox.replaceChildren();
       return;
     }
@@ -181,19 +182,19 @@ function build(ctx) {
     feedback.setAttribute('data-correct', String(!!s.correct));
     feedback.className = `feedback ${firstRight ? 'right' : 'wrong'}`;
     const n = round$.wrong + 1;
-    const verdict = s.skipped ? `The wrong line is line ${n}.`
-      : firstRight ? `Right, on the first try: line ${n} is the wrong one.`
-        : tries[tries.length - 1] === round$.wrong ? `Line ${n}, on the second try: it counts as not found on the first.`
-          : `Not line ${tries[tries.length - 1] + 1} either: the wrong line is line ${n}.`;
+    const verdict = s.skipped ? t('bugHunt.wrongLineLine', { n })
+      : firstRight ? t('bugHunt.rightFirstTryLine', { n })
+        : tries[tries.length - 1] === round$.wrong ? t('bugHunt.lineSecondTryCounts', { n })
+          : t('bugHunt.notLineEitherWrong', { p1: tries[tries.length - 1] + 1, n });
     feedback.replaceChildren(h('p', { text: verdict }));
     const bookLine = round$.book[round$.right];
     answerBox.replaceChildren(
-      h('p', { class: 'bug-name', 'data-testid': 'bug-name', text: `The bug: ${bug.label}.` }),
+      h('p', { class: 'bug-name', 'data-testid': 'bug-name', text: t('bugHunt.bug', { label: bug.label }) }),
       h('div', { class: 'bug-lines', 'data-testid': 'bug-lines' },
-        h('figure', { class: 'wrong-line' }, h('figcaption', { text: `The buggy line (line ${n})` }), pythonCode(round$.lines[round$.wrong].trim())),
-        h('figure', { class: 'right-line' }, h('figcaption', { text: `The book’s line (line ${round$.right + 1} of the book’s program)` }), pythonCode(bookLine.trim()))),
-      h('p', { 'data-testid': 'bug-symptom', text: `What it did to the output: ${bug.symptom(ev)}.` }),
-      h('p', { 'data-testid': 'bug-misconception', text: `The misconception: ${bug.misconception}` }));
+        h('figure', { class: 'wrong-line' }, h('figcaption', { text: t('bugHunt.buggyLineLine', { n }) }), pythonCode(round$.lines[round$.wrong].trim())),
+        h('figure', { class: 'right-line' }, h('figcaption', { text: t('bugHunt.bookLineLineBook', { p1: round$.right + 1 }) }), pythonCode(bookLine.trim()))),
+      h('p', { 'data-testid': 'bug-symptom', text: t('bugHunt.whatDidOutput', { p1: bug.symptom(ev) }) }),
+      h('p', { 'data-testid': 'bug-misconception', text: t('bugHunt.misconception', { misconception: bug.misconception }) }));
   }
   return { el, update };
 }

@@ -4,6 +4,7 @@
 // naming the line) and the misconception behind it (said with the answer). Every number a sentence
 // states is read from the engine's tensors (evidence()); this catalogue holds only words.
 import SPEC from './bug-programs.json';
+import { t } from '../i18n/index.js';
 import { fixed4 } from '../dom.js';   // the float's digits, rounded as Python rounds (one home)
 
 export const PROGRAMS = SPEC.programs;
@@ -23,49 +24,49 @@ export function programLines(program, { seed, d_out: dOut, T }, bug = null) {
 }
 
 const f4 = fixed4;
-const scaled = (e) => `${e.sameZeros ? 'the same cells are 0 as in the book’s output, but ' : ''}${e.ratioMin === e.ratioMax ? `every other weight is ${e.ratioMin.toFixed(4)} times the book’s` : `the other weights are ${e.ratioMin.toFixed(4)} to ${e.ratioMax.toFixed(4)} times the book’s`}`;
-const worst = (e) => `row ${e.worstRow + 1} differs from the book’s output by up to ${f4(e.worstDiff)}`;
+const scaled = (e) => `${e.sameZeros ? t('bugs.sameCellsAreBook') : ''}${e.ratioMin === e.ratioMax ? t('bugs.everyOtherWeightTimes', { p1: e.ratioMin.toFixed(4) }) : t('bugs.otherWeightsAreTimes', { p1: e.ratioMin.toFixed(4), p2: e.ratioMax.toFixed(4) })}`;
+const worst = (e) => t('bugs.rowDiffersFromBook', { p1: e.worstRow + 1, p2: f4(e.worstDiff) });
 
 export const BUGS = [
-  { key: 'mask_after_softmax', label: 'Masked after softmax, without renormalising',
-    symptom: (e) => `the future is 0, but row ${e.lowRow + 1}’s weights are each smaller than the book’s: they sum to ${f4(e.lowSumBuggy)} where the book’s sum to ${f4(e.lowSumCorrect)}`,
-    misconception: 'The mask belongs inside the normalisation: softmax must see −∞ for the future, or each row’s weights are shares of a total that still counted the future, and zeroing those shares afterwards leaves rows that sum to less than 1.' },
-  { key: 'mask_with_zero', label: 'Masked with 0 instead of −∞ before softmax',
-    symptom: (e) => `token 1 gives its future tokens a total weight of ${f4(e.futureRow1)}, though it may only see itself`,
-    misconception: 'A score of 0 is not “no attention”: softmax turns it into exp(0) = 1 before normalising, a share like any other. Only −∞ becomes a weight of 0.' },
-  { key: 'divide_by_dk', label: 'Scores divided by d_k instead of √d_k',
-    symptom: (e) => `the future is 0 and the same cells are dropped, but row ${e.peakRow + 1}’s largest weight is ${f4(e.peakBuggy)} instead of the book’s ${f4(e.peakCorrect)}: every row is flatter`,
-    misconception: 'The scale is √d_k: a dot product of d_k components of variance 1 has a standard deviation of √d_k, so dividing by √d_k brings the scores back to about 1. Dividing by d_k shrinks them further and flattens softmax.' },
-  { key: 'softmax_dim0', label: 'Softmax over dim=0 instead of dim=-1',
-    symptom: (e) => `the last token’s weight on itself is ${f4(e.lastBuggy)} (the book’s ${f4(e.lastCorrect)}), and row 1 is ${f4(e.firstBuggy)} where the book’s is ${f4(e.firstCorrect)}: the rows no longer add up as attention weights do`,
-    misconception: 'dim=-1 normalises each query’s row over the keys it attends to; dim=0 normalises each key’s column over the queries, so the last column, seen by one query only, gets a weight of 1.' },
-  { key: 'inverted_mask', label: 'The mask’s True read as “attend” (F.scaled_dot_product_attention’s convention)',
-    symptom: (e) => `token 1 gives weight 0 to itself and ${f4(e.futureRow1)} to the tokens after it${e.nanRows ? `, and ${e.nanRows === 1 ? 'the last row is' : `${e.nanRows} rows are`} nan` : ''}`,
-    misconception: 'A boolean mask has two conventions. masked_fill (and nn.MultiheadAttention’s attn_mask) hide where the mask is True; F.scaled_dot_product_attention attends where it is True (rasbt/LLMs-from-scratch #1061). torch.tril(ones) is the “attend” mask of SDPA: given to masked_fill it hides each token and its past, and the last token, left nothing to see, gets softmax of all −∞: nan.' },
-  { key: 'weight_without_T', label: 'nn.Linear’s weight used without .T',
-    symptom: (e) => (e.raised ? `PyTorch refused to run it: ${e.raised}` : `every score changed: ${worst(e)}`),
-    misconception: 'nn.Linear stores its weight as (d_out, d_in), the transpose of the (d_in, d_out) matrix of Listing 3.1: W(x) computes x @ W.weight.T. Without .T the product needs d_in = d_out, and then it multiplies by the wrong matrix.' },
-  { key: 'dropout_inverse_p', label: 'Dropout survivors scaled by 1/p instead of 1/(1 − p)',
+  { key: 'mask_after_softmax', get label() { return t('bugs.maskedAfterSoftmaxWithout'); },
+    symptom: (e) => t('bugs.futureButRowWeights', { p1: e.lowRow + 1, p2: f4(e.lowSumBuggy), p3: f4(e.lowSumCorrect) }),
+    get misconception() { return t('bugs.maskBelongsInsideNormalisation'); } },
+  { key: 'mask_with_zero', get label() { return t('bugs.maskedWithInsteadBefore'); },
+    symptom: (e) => t('bugs.tokenGivesFutureTokens', { p1: f4(e.futureRow1) }),
+    get misconception() { return t('bugs.scoreNotNoAttention'); } },
+  { key: 'divide_by_dk', get label() { return t('bugs.scoresDividedInstead'); },
+    symptom: (e) => t('bugs.futureSameCellsAre', { p1: e.peakRow + 1, p2: f4(e.peakBuggy), p3: f4(e.peakCorrect) }),
+    get misconception() { return t('bugs.scaleDotProductComponents'); } },
+  { key: 'softmax_dim0', get label() { return t('bugs.softmaxOverDimInstead'); },
+    symptom: (e) => t('bugs.lastTokenWeightItself', { p1: f4(e.lastBuggy), p2: f4(e.lastCorrect), p3: f4(e.firstBuggy), p4: f4(e.firstCorrect) }),
+    get misconception() { return t('bugs.dimNormalisesEachQuery'); } },
+  { key: 'inverted_mask', get label() { return t('bugs.maskTrueReadAttend'); },
+    symptom: (e) => t('bugs.tokenGivesWeightItself', { p1: f4(e.futureRow1), p2: e.nanRows ? t('bugs.nanRows', { n: e.nanRows }) : '' }),
+    get misconception() { return t('bugs.invertedMaskMisconception'); } },
+  { key: 'weight_without_T', get label() { return t('bugs.weightWithoutTLabel'); },
+    symptom: (e) => (e.raised ? t('bugs.pytorchRefusedRun', { raised: e.raised }) : t('bugs.everyScoreChanged', { p1: worst(e) })),
+    get misconception() { return t('bugs.weightWithoutTMisconception'); } },
+  { key: 'dropout_inverse_p', get label() { return t('bugs.dropoutSurvivorsScaledInstead'); },
     symptom: (e) => scaled(e),
-    misconception: 'p is the chance of dropping. The survivors are divided by 1 − p, the chance of keeping, so that each weight keeps its expected value. At the book’s p = 0.5 the two are both 2, so only another p shows the mistake.' },
-  { key: 'dropout_unscaled', label: 'Dropout without scaling the survivors',
+    get misconception() { return t('bugs.chanceDroppingSurvivorsAre'); } },
+  { key: 'dropout_unscaled', get label() { return t('bugs.dropoutWithoutScalingSurvivors'); },
     symptom: (e) => scaled(e),
-    misconception: 'Dropout divides the kept weights by 1 − p, so that their expected value is the same in training and in inference (where nothing is dropped). Without it the model trains on weights about 1 − p times too small.' },
-  { key: 'dropout_on_scores', label: 'Dropout applied to the scores instead of the weights',
-    symptom: (e) => `${e.droppedCorrect ? `of the ${e.droppedCorrect} weights below the diagonal that are 0 in the book’s output, ${e.droppedNonzero} are not 0 here` : 'no weight below the diagonal is 0'}${e.rowsSumToOne ? `, and every row sums to 1 (row ${e.rows}: ${f4(e.lastRowSum)}), as softmax leaves it` : ''}`,
-    misconception: 'Dropout zeroes attention weights, after softmax. A score of 0 is not a dropped token: softmax still gives it exp(0)’s share, and the scaled survivors only sharpen the row, which still sums to 1.' },
-  { key: 'view_without_transpose', label: 'Heads split with view, without transpose',
-    symptom: (e) => (e.firstRowDiff > 0 ? `the first token’s output differs from the book’s by up to ${f4(e.firstRowDiff)}, though the first token sees only itself: other tokens leaked into it` : worst(e)),
-    misconception: 'view only re-reads the same memory in a new shape. (b, T, d_out) read as (b, heads, T, head_dim) cuts each head out of several tokens’ rows. Split as (b, T, heads, head_dim), then transpose(1, 2).' },
-  { key: 'scale_by_d_out', label: 'Scores divided by √d_out instead of √head_dim',
-    symptom: (e) => `${e.firstRowDiff === 0 ? 'row 1 (the first token, which sees only itself) is the book’s, but ' : ''}${worst(e)}`,
-    misconception: 'Each head’s scores are dot products of head_dim components, so the scale is √head_dim (keys.shape[-1] after the split), not √d_out: every head’s weights come out flatter.' },
-  { key: 'merge_without_transpose', label: 'Heads merged with view, without transposing back',
-    symptom: (e) => (e.firstRowDiff > 0 ? `the first token’s output differs from the book’s by up to ${f4(e.firstRowDiff)}, though the first token sees only itself: other tokens leaked into it` : worst(e)),
-    misconception: 'attn_weights @ values is (b, heads, T, head_dim). Viewed straight as (b, T, d_out), a token’s row is cut from one head’s rows of several tokens; transpose(1, 2) first puts each token’s heads side by side.' },
-  { key: 'missing_contiguous', label: 'view after transpose, without .contiguous()',
-    symptom: (e) => `PyTorch refused to run it: ${e.raised}`,
-    misconception: 'transpose changes the strides, not the memory. view needs the memory in its order: .contiguous() copies it into that order first (or .reshape does whatever it needs). With head_dim = 1 the view happens to work, which hides the mistake.' },
+    get misconception() { return t('bugs.dropoutDividesKeptWeights'); } },
+  { key: 'dropout_on_scores', get label() { return t('bugs.dropoutAppliedScoresInstead'); },
+    symptom: (e) => `${e.droppedCorrect ? t('bugs.weightsBelowDiagonalThat', { droppedCorrect: e.droppedCorrect, droppedNonzero: e.droppedNonzero }) : t('bugs.noWeightBelowDiagonal')}${e.rowsSumToOne ? t('bugs.everyRowSumsRow', { rows: e.rows, p2: f4(e.lastRowSum) }) : ''}`,
+    get misconception() { return t('bugs.dropoutZeroesAttentionWeights'); } },
+  { key: 'view_without_transpose', get label() { return t('bugs.headsSplitWithView'); },
+    symptom: (e) => (e.firstRowDiff > 0 ? t('bugs.firstTokenOutputDiffers', { p1: f4(e.firstRowDiff) }) : worst(e)),
+    get misconception() { return t('bugs.viewOnlyReReads'); } },
+  { key: 'scale_by_d_out', get label() { return t('bugs.scoresDividedOutInstead'); },
+    symptom: (e) => `${e.firstRowDiff === 0 ? t('bugs.rowFirstTokenWhich') : ''}${worst(e)}`,
+    get misconception() { return t('bugs.scoresOverDOutMisconception'); } },
+  { key: 'merge_without_transpose', get label() { return t('bugs.headsMergedWithView'); },
+    symptom: (e) => (e.firstRowDiff > 0 ? t('bugs.firstTokenOutputDiffers2', { p1: f4(e.firstRowDiff) }) : worst(e)),
+    get misconception() { return t('bugs.attnWeightsValuesHeads'); } },
+  { key: 'missing_contiguous', get label() { return t('bugs.viewAfterTransposeWithout'); },
+    symptom: (e) => t('bugs.pytorchRefusedRun2', { raised: e.raised }),
+    get misconception() { return t('bugs.transposeChangesStridesNot'); } },
 ];
 export const bugByKey = new Map(BUGS.map((b) => [b.key, b]));
 const PROGRAM_ORDER = Object.keys(SPEC.bugs);

@@ -6,6 +6,7 @@ import { h, uid, place, morph, fixed4 } from '../dom.js';
 import { seedFor, inputRows } from '../inputs.js';
 import { predictPrompt } from './prompt.js';
 import { MAX_TRIES } from './progress.js';
+import { t } from '../i18n/index.js';
 
 const SLOTS = ['W_query', 'W_key', 'W_value'];
 const CHOICES = SLOTS.flatMap((s) => [`${s}.weight`, `${s}.weight.T`]);
@@ -40,12 +41,12 @@ export function exercise31(ctx) {
   const notListing32 = h('span');
   const out = h('pre', { class: 'out', 'data-testid': 'exercise-output', hidden: true });
   const feedback = h('p', { class: 'feedback', role: 'status', 'data-testid': 'exercise-feedback', hidden: true });
-  const run = h('button', { type: 'button', 'data-testid': 'exercise-check', text: 'Run sa_v1(inputs)', onclick: () => check() });
-  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'exercise-skip', text: 'Just show me', onclick: () => showMe() });
+  const run = h('button', { type: 'button', 'data-testid': 'exercise-check', text: t('exercises.runSaV1Inputs'), onclick: () => check() });
+  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'exercise-skip', text: t('exercises.justShowMe'), onclick: () => showMe() });
   const el = hub.enabled ? h('div', { class: 'exercise', 'data-testid': 'exercise-3.1', 'data-exercise': id, 'data-answer-kind': 'choice' },
-    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: 'Exercise 3.1: ' }), 'as in the author’s solution notebook, both classes are built after the same seed', notListing32, ':'),
+    h('p', { class: 'question' }, h('span', { class: 'predict-tag', text: t('exercises.tag31') }), t('exercises.authorSolutionNotebookBoth'), notListing32, ':'),
     h('pre', { class: 'code' }, setup),
-    h('p', { class: 'question', text: 'Give sa_v1 the weights of sa_v2 so that both print the same tensor. Choose what each parameter gets:' }),
+    h('p', { class: 'question', text: t('exercises.giveSaV1Weights') }),
     h('div', { class: 'ex31-grid' }, selects.map((sel) => h('p', null, h('label', { for: sel.id }, h('code', { text: `sa_v1.${sel.dataset.slot} = torch.nn.Parameter(` })), sel, h('code', { text: ')' })))),
     h('div', { class: 'controls' }, run, skip), out, feedback) : null;
   const gateBox = h('div', { class: 'gated', 'data-gated-by': id });
@@ -63,16 +64,16 @@ export function exercise31(ctx) {
     if (mine.error) {
       const pt = pytorchError(x, choice, d_out);
       return { correct: false, mine, error: pt ? pt.text : mine.error,
-        text: pt ? `PyTorch stops at x @ ${pt.slot}: inputs is ${x[0]} × ${x[1]}, and the weight you gave ${pt.slot} is ${pt.shape[0]} × ${pt.shape[1]}.` : `sa_v1(inputs) fails: ${mine.error}.`,
+        text: pt ? t('exercises.pytorchStopsInputsWeight', { slot: pt.slot, p2: x[0], p3: x[1], slot2: pt.slot, p5: pt.shape[0], p6: pt.shape[1] }) : `sa_v1(inputs) fails: ${mine.error}.`,
         hint: 'Hint: nn.Linear stores its weight as (d_out, d_in), while SelfAttention_v1 computes x @ W, which needs (d_in, d_out).' };
     }
     const same = !v2.error && mine.print === v2.print && mine.values.every((v, i) => v === v2.values[i]);
-    if (same) return { correct: true, mine, text: 'Right: sa_v1 now prints exactly sa_v2’s tensor, every value to the last digit.' };
+    if (same) return { correct: true, mine, text: t('exercises.rightSaV1Now') };
     let worst = 0;
     mine.values.forEach((v, i) => { if (Math.abs(v - v2.values[i]) > Math.abs(mine.values[worst] - v2.values[worst])) worst = i; });
     const cols = mine.shape[1], swapped = SLOTS.filter((s) => !choice[s].startsWith(s));
-    return { correct: false, mine, text: `Not the same: row ${Math.floor(worst / cols) + 1}, column ${worst % cols + 1} is ${fixed4(mine.values[worst])} here but ${fixed4(v2.values[worst])} in sa_v2’s output.`,
-      hint: swapped.length ? 'Hint: each of sa_v1’s parameters should get the weight of sa_v2’s layer of the same name.'
+    return { correct: false, mine, text: t('exercises.notSameRowColumn', { p1: Math.floor(worst / cols) + 1, p2: worst % cols + 1, p3: fixed4(mine.values[worst]), p4: fixed4(v2.values[worst]) }),
+      hint: swapped.length ? t('exercises.hintEachSaV1')
         : 'Hint: with d_in = d_out every product fits, yet nn.Linear computes x Wᵀ: which way round is its weight stored?' };
   }
   // The first run's verdict is what progress counts; later runs only change what is said.
@@ -100,7 +101,7 @@ export function exercise31(ctx) {
     const open = !hub.enabled || (!!saved && (saved.shown || saved.skipped || (v && v.correct) || saved.attempts >= MAX_TRIES));
     gateBox.hidden = !open;
     if (!el) return;
-    const clause = ctx.state.seed === null ? ' (so this sa_v2 is not Listing 3.2’s above, built after torch.manual_seed(789); the solution says what that changes)' : '';
+    const clause = ctx.state.seed === null ? t('exercises.notListing32Clause') : '';
     if (notListing32.textContent !== clause) notListing32.textContent = clause;
     setup.textContent = `torch.manual_seed(${seed()})\nsa_v1 = SelfAttention_v1(d_in, d_out)\ntorch.manual_seed(${seed()})\nsa_v2 = SelfAttention_v2(d_in, d_out)`;
     skip.hidden = open;
@@ -109,7 +110,7 @@ export function exercise31(ctx) {
       feedback.hidden = !saved?.skipped;
       feedback.removeAttribute('data-correct');
       feedback.className = 'feedback';
-      if (saved?.skipped) feedback.textContent = 'The solution is below.';
+      if (saved?.skipped) feedback.textContent = t('exercises.solutionBelow');
       return;
     }
     SLOTS.forEach((s, k) => { if (CHOICES.includes(saved.answer[s])) selects[k].value = saved.answer[s]; });
@@ -120,7 +121,7 @@ export function exercise31(ctx) {
     feedback.setAttribute('data-attempts', String(saved.attempts || 1));
     feedback.setAttribute('data-expected', SOLUTION.join(', '));   // for a host's grading, as the prompts' (never drawn)
     feedback.className = `feedback ${v.correct ? 'right' : 'wrong'}`;
-    feedback.textContent = v.correct ? v.text : open ? `${v.text} The solution is below.` : `${v.text} ${v.hint} Change your choice and run it again.`;
+    feedback.textContent = v.correct ? v.text : open ? t('exercises.solutionBelow2', { text: v.text }) : t('exercises.changeYourChoiceRun', { text: v.text, hint: v.hint });
   }
   hub.progress.onChange(render);
   return {
@@ -135,7 +136,7 @@ export function exercise31(ctx) {
 
 // Exercise 3.2: the learner's d_out, run through MultiHeadAttentionWrapper(num_heads=2) by the engine.
 export function exercise32(ctx) {
-  const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2', tag: 'Exercise 3.2: ',
+  const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2', tag: t('exercises.tag32'),
     question: 'which d_out makes MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2) return 2-dimensional context vectors?' });
   const wrapperDims = (d_out) => {
     const st = ctx.state, rows = inputRows(st);
@@ -149,10 +150,10 @@ export function exercise32(ctx) {
     update(r) {
       const book = r('ex3.2/context_vecs');   // the engine's run at d_out = 1
       const expected = !book.error && book.shape[2] === 2 ? 1 : null;
-      prompt.update({ expected, expectedText: `d_out = ${expected}: each of the 2 heads gives ${expected} dimension${expected === 1 ? '' : 's'} and the wrapper concatenates them`,
+      prompt.update({ expected, expectedText: t('exercises.outEachHeadsGives', { expected, expected2: expected }),
         judge: (a) => okDOut(a) && wrapperDims(a) === 2,
-        why: (a) => (okDOut(a) ? `With d_out = ${a} the engine’s context vectors have ${wrapperDims(a)} dimensions: the 2 heads’ outputs are concatenated, ${a} each.`
-          : `d_out must be a whole number from 1 to 16, so ${a} cannot be run.`) });
+        why: (a) => (okDOut(a) ? t('exercises.withOutEngineContext', { a, p2: wrapperDims(a), a2: a })
+          : t('exercises.outMustBeWhole', { a })) });
     },
   };
 }
@@ -163,8 +164,8 @@ const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 // Exercise 3.3: GPT-2 small's MultiHeadAttention parameter count, predicted before its print.
 export function exercise33(ctx) {
-  const prompt = predictPrompt(ctx.learn, { id: 'ex3.3', kind: 'number', tolerance: 0, decimals: 0, testid: 'exercise-3.3', tag: 'Exercise 3.3: ',
-    question: 'how many parameters does MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) have? (qkv_bias=False; out_proj has a bias.)' });
+  const prompt = predictPrompt(ctx.learn, { id: 'ex3.3', kind: 'number', tolerance: 0, decimals: 0, testid: 'exercise-3.3', tag: t('exercises.tag33'),
+    question: t('exercises.howManyParametersDoes') });
   return {
     prompt,
     update(r) {
@@ -173,7 +174,7 @@ export function exercise33(ctx) {
       prompt.update({ expected: n, expectedText: grouped(n),
         why: (a) => {
           const missing = Object.entries(parts).find(([, k]) => a === n - k);
-          return missing ? `That leaves out ${missing[0]} (${grouped(missing[1])}).` : `Count each d_in × d_out weight (${grouped(d * d)}): three projections and out_proj, plus out_proj’s ${d} biases.`;
+          return missing ? t('exercises.thatLeavesOut', { p1: missing[0], p2: grouped(missing[1]) }) : t('exercises.countEachOutWeight', { p1: grouped(d * d), d });
         } });
     },
   };

@@ -7,6 +7,7 @@ import { progressStore, progressKey, checkedProgress, droppedSentence } from './
 import { dispatchAnswer } from './answer-event.js';
 import { dispatchProgress, dispatchSummary } from './progress-events.js';
 import { answeredEntry, firstTryRight } from './prompt.js';
+import { t } from '../i18n/index.js';
 
 export { predictPrompt } from './prompt.js';
 export { openStorage, checkedProgress } from './progress.js';
@@ -18,7 +19,7 @@ let storageNoticeBy = null;
 export function exercisesOn(value) {
   const v = value === null ? 'on' : value.trim();
   if (v === 'on' || v === 'off') return v === 'on';
-  throw new Error(`attention-lab: exercises="${value.slice(0, 40)}" is not a setting. Use on (the default: questions and exercises in the reading path) or off.`);
+  throw new Error(t('error.exercises', { value: value.slice(0, 40) }));
 }
 
 // host: the element. Its heldProgress (entries), when the host set el.progress or storage is refused,
@@ -28,7 +29,7 @@ export function learnHub(host, section, enabled) {
   const ids = new Set();   // the questions this element asks (prompts and exercises)
   const count = h('span', { 'data-testid': 'progress-count' });
   const notice = h('p', { class: 'hint', role: 'status', 'data-testid': 'storage-notice', hidden: true });
-  const reset = h('button', { type: 'button', class: 'secondary', 'data-testid': 'progress-reset', text: 'Reset my answers',
+  const reset = h('button', { type: 'button', class: 'secondary', 'data-testid': 'progress-reset', text: t('learn.resetAnswers'),
     onclick: () => progress.reset() });
   const where = h('p', { class: 'hint', 'data-testid': 'progress-where' });
   const bar = enabled ? h('div', { class: 'progress-bar', 'data-testid': 'progress' },
@@ -53,15 +54,15 @@ export function learnHub(host, section, enabled) {
   const renderCount = (s = summary()) => {
     const shownOnly = [...ids].filter((id) => { const e = answeredEntry(progress.get(id)); return e && e.skipped && (e.answer === null || e.answer === undefined); }).length;
     const hunt = progress.get('bug-hunt');
-    const parts = [`${s.firstTryRight} of ${s.total} questions right on the first try; ${s.answered} answered${shownOnly ? ` (${shownOnly} of them by “Just show me”)` : ''}`];
-    if (hunt?.rounds) parts.push(`bug hunt: ${hunt.found} of ${hunt.rounds} bugs named on the first try`);
+    const parts = [shownOnly ? t('learn.countShown', { right: s.firstTryRight, total: s.total, answered: s.answered, shown: shownOnly }) : t('learn.count', { right: s.firstTryRight, total: s.total, answered: s.answered })];
+    if (hunt?.rounds) parts.push(t('learn.countHunt', { found: hunt.found, rounds: hunt.rounds }));
     if (progress.dropped()) parts.push(droppedSentence(progress.dropped()));
-    count.textContent = `${parts.join('; ')}.`;
+    count.textContent = t('learn.countSentence', { parts: parts.join(t('punct.clauses')) });
     count.dataset.answered = String(s.answered);
     count.dataset.firstTryRight = String(s.firstTryRight);
     count.dataset.total = String(s.total);
     // where the answers go: this browser, or the page that took them over (an LMS package, a host)
-    const said = host.progressFromHost ? 'Your answers are kept by the course page this lab is part of (for example its LMS).' : 'Your answers stay in this browser (localStorage); nothing is sent anywhere.';
+    const said = host.progressFromHost ? t('learn.keptByHost') : t('learn.keptHere');
     if (where.textContent !== said) where.textContent = said;
     // told once: the first element to find storage refused says it, and keeps saying it until the host
     // takes the answers over (el.progress), which keeps them
@@ -69,7 +70,7 @@ export function learnHub(host, section, enabled) {
     if (refused && (storageNoticeBy === null || storageNoticeBy === host)) {
       storageNoticeBy = host;
       if (notice.hidden) {
-        notice.textContent = 'This browser does not let the page keep your answers here (a sandboxed or third-party frame without storage): they last until you leave the page.';
+        notice.textContent = t('learn.noStorage');
         notice.hidden = false;
       }
     } else if (!notice.hidden) notice.hidden = true;

@@ -2,6 +2,7 @@
 // sent anywhere. Where storage is refused (a sandboxed frame, private mode quotas) the answers live
 // for the visit only, unless the host page keeps them (el.progress, an LMS package); the learn hub
 // tells the learner once.
+import { t } from '../i18n/index.js';
 export const STORE_VERSION = 1;
 
 // The browser opens the origin's storage at its first use, on the main thread (1-2 ms in a fresh tab at
@@ -67,7 +68,7 @@ function readEntries(saved) {
 }
 
 // The sentence for entries dropped on reading, or '' when none were.
-export const droppedSentence = (n) => (n ? `${n === 1 ? 'One saved answer was' : `${n} saved answers were`} not in the form this page keeps, so ${n === 1 ? 'it was' : 'they were'} left out` : '');
+export const droppedSentence = (n) => (n ? t('learn.dropped', { n }) : '');
 
 // The host's value for el.progress checked: {version: 1, entries: {...}}, as el.progress reads. Throws
 // the sentence for anything else.

@@ -11,6 +11,7 @@ import { setAttr } from '../views/nodes.js';
 import { scrollIntoViewSettled } from '../scheduler.js';
 import { parseAnswerNumber } from './number.js';
 import { MAX_TRIES } from './progress.js';
+import { t } from '../i18n/index.js';
 
 export { MAX_TRIES };
 
@@ -32,16 +33,16 @@ export const firstTryRight = (e) => !!answeredEntry(e) && (e.firstCorrect ?? (e.
 // question: text or nodes. tolerance (numbers): the largest accepted |answer − expected|.
 // onAnswer(value, correct, attempt): after each answer is recorded (value null: a skip).
 // Returns {el, update(spec), gate(...children), ...}; when exercises are off, el is null and gates are open.
-export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals = 4, testid = 'predict', tag = 'Predict: ', onAnswer = null }) {
+export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals = 4, testid = 'predict', tag = t('prompt.tag'), onAnswer = null }) {
   hub.register(id);
   let spec = null;   // the current expected value, from the section's last update
   const gates = new Map();   // key -> the box it holds back
   const guarded = new Set();   // nodes the section built itself, hidden until the answer shows
   const feedback = h('p', { class: 'feedback', role: 'status', 'data-testid': 'predict-feedback', tabindex: '-1', hidden: true });
   const error = h('p', { class: 'field-error', role: 'alert', hidden: true });
-  const options = h('div', { class: 'choices', role: 'group', 'aria-label': 'Choices' });
+  const options = h('div', { class: 'choices', role: 'group', 'aria-label': t('prompt.choices') });
   let input = null, check = null;
-  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'predict-skip', text: 'Just show me', onclick: () => answer(null) });
+  const skip = h('button', { type: 'button', class: 'secondary', 'data-testid': 'predict-skip', text: t('prompt.skip'), onclick: () => answer(null) });
   const questionId = uid(`q-${id}`);
   const questionBox = h('span', null, question);
   let controls;
@@ -50,10 +51,10 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     // button's click. Check is a plain button, and Enter in the field checks too.
     input = h('input', { type: 'text', inputmode: 'decimal', class: 'num-input answer-input', 'aria-labelledby': questionId, 'data-testid': 'predict-input', autocomplete: 'off',
       onkeydown: (e) => { if (e.key === 'Enter' && !e.isComposing) { e.preventDefault(); checkTyped(); } } });
-    check = h('button', { type: 'button', 'data-testid': 'predict-check', text: 'Check', onclick: () => checkTyped() });
+    check = h('button', { type: 'button', 'data-testid': 'predict-check', text: t('prompt.check'), onclick: () => checkTyped() });
     controls = h('div', { class: 'controls' },
       input, check,
-      h('span', { class: 'tolerance', 'data-testid': 'predict-tolerance', text: tolerance === 0 ? 'Tolerance: none, the exact number' : `Tolerance: ±${tolerance}` }), skip);
+      h('span', { class: 'tolerance', 'data-testid': 'predict-tolerance', text: tolerance === 0 ? t('prompt.toleranceNone') : t('prompt.tolerance', { tolerance }) }), skip);
   } else {
     controls = h('div', { class: 'controls' }, options, skip);
   }
@@ -151,7 +152,7 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     if (input) { toggleAttr(input, 'readonly', open); toggleAttr(check, 'disabled', open); toggleAttr(check, 'hidden', open); }
     toggleAttr(triesNote, 'hidden', open);
     // what the question holds back is not on the page yet: say where it went
-    setText(triesNote, `Two tries; only the first counts in your progress.${gates.size || guarded.size ? ' What follows appears once you answer.' : ''}`);
+    setText(triesNote, gates.size || guarded.size ? t('prompt.triesHeld') : t('prompt.tries'));
     if (!saved) {   // never answered, or the progress was reset (then the old answer goes too)
       toggleAttr(feedback, 'hidden', true);
       for (const a of ['data-correct', 'data-expected', 'data-attempt', 'data-first-correct']) feedback.removeAttribute(a);
@@ -171,33 +172,35 @@ export function predictPrompt(hub, { id, kind, question, tolerance = 0, decimals
     if (kind === 'number' && input && input.value === '' && saved.answer !== null) input.value = String(saved.answer);
     const yours = saved.answer === null ? '' : kind === 'number' ? String(saved.answer) : (spec.options.find((o) => o.key === saved.answer)?.label ?? saved.answer);
     const said = graded && !stale ? graded : diagnose(saved.answer);
-    const earlier = stale ? ' (graded for your earlier inputs)' : '';
+    const earlier = stale ? t('prompt.earlier') : '';
     let text;
     if (saved.skipped) {
       feedback.removeAttribute('data-correct');
       setAttr(feedback, 'class', 'feedback');
-      text = `${saved.answer !== null ? `You said ${yours} first. ` : ''}The answer: ${current}.`;
+      text = saved.answer !== null ? t('prompt.skippedAfter', { yours, current }) : t('prompt.skipped', { current });
     } else {
       setAttr(feedback, 'data-correct', String(saved.correct));
       setAttr(feedback, 'class', `feedback ${saved.correct ? 'right' : 'wrong'}`);
       if (!open) {   // a wrong first try: the hint, never the value
-        text = `Not yet${earlier}: ${yours} is not it. ${stale ? 'Try again with the current inputs.' : said.hint || genericHint(saved.answer)} One more try, or “Just show me”.`;
+        text = t('prompt.notYet', { earlier, yours, hint: stale ? t('prompt.tryCurrent') : said.hint || genericHint(saved.answer) });
       } else if (saved.correct) {
         const first = (saved.attempts ?? 1) === 1;
-        const lead = `${first ? 'Right' : 'Right on the second try'}${earlier}`;
-        if (kind === 'number') text = `${lead}: you said ${yours}; ${stale ? 'with the current inputs the answer is' : 'the engine computes'} ${current}.`;
-        else text = stale ? `${lead}: you chose ${yours}; with the current inputs the answer is ${current}.` : `${lead}: ${current}.`;
+        const lead = `${first ? t('prompt.right') : t('prompt.rightSecond')}${earlier}`;
+        if (kind === 'number') text = stale ? t('prompt.rightNumberStale', { lead, yours, current }) : t('prompt.rightNumber', { lead, yours, current });
+        else text = stale ? t('prompt.rightChoiceStale', { lead, yours, current }) : t('prompt.rightChoice', { lead, current });
       } else {
-        text = `Not quite${earlier}: you said ${yours}; ${stale ? 'with the current inputs ' : ''}the answer is ${current}. ${stale ? '' : said.why}`;
+        text = stale ? t('prompt.wrongStale', { earlier, yours, current }) : t('prompt.wrong', { earlier, yours, current, why: said.why ?? '' });
       }
     }
-    if (open && !saved.skipped && (saved.attempts ?? 1) > 1) text += ' Only a right first try counts in your progress.';
+    if (open && !saved.skipped && (saved.attempts ?? 1) > 1) text += t('prompt.onlyFirst');
     setText(feedback, `${text.trim()}${open && spec.explain ? ` ${spec.explain}` : ''}`.replace(/\s+/g, ' ').trim());
   }
   // A number's hint without a known mistake: which way it is off, never by how much.
   function genericHint(value) {
-    if (kind !== 'number' || !Number.isFinite(spec.expected)) return 'Look again at what the question asks.';
-    return `It is too ${value > spec.expected ? 'high' : 'low'}${tolerance ? ` by more than ±${tolerance}` : ''}.`;
+    if (kind !== 'number' || !Number.isFinite(spec.expected)) return t('prompt.lookAgain');
+    const high = value > spec.expected;
+    if (tolerance) return high ? t('prompt.tooHighBy', { tolerance }) : t('prompt.tooLowBy', { tolerance });
+    return high ? t('prompt.tooHigh') : t('prompt.tooLow');
   }
   hub.progress.onChange(render);
 

@@ -6,19 +6,15 @@
 // T × T per head over d_head = d / heads columns, so T² · d for all heads together, twice.
 export const mhaWork = (T, d) => 4 * T * d * d + 2 * T * T * d;
 
-const join = (xs) => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+import { t, list } from '../i18n/index.js';
 
 // times: Map T -> ms. The sentence for each T whose half was also run; a prompt to run one when none.
 export function scalingText(times, d = 768) {
   const pairs = [...times.keys()].sort((a, b) => a - b).filter((t) => times.has(t / 2))
     .map((t) => ({ t, measured: times.get(t) / times.get(t / 2), work: mhaWork(t, d) / mhaWork(t / 2, d) }));
-  if (!pairs.length) return 'Run two sizes, T and 2T, to see what doubling T does to the time.';
-  const measured = join(pairs.map((p) => `×${p.measured.toFixed(1)} (T = ${p.t / 2} → ${p.t})`));
-  const work = join(pairs.map((p) => `×${p.work.toFixed(2)}`));
+  if (!pairs.length) return t('scaling.runTwo');
+  const measured = list(pairs.map((p) => `×${p.measured.toFixed(1)} (T = ${p.t / 2} → ${p.t})`));
+  const work = list(pairs.map((p) => `×${p.work.toFixed(2)}`));
   const farthest = pairs.reduce((a, b) => (Math.abs(Math.log(b.measured / b.work)) > Math.abs(Math.log(a.measured / a.work)) ? b : a));
-  return `Doubling T multiplied the measured time by ${measured}. The work grows ${work}, not ×4: the T × T scores and their `
-    + `weighted sum (2 · T² · ${d} multiply-adds) grow ×4, but the four projections (4 · T · ${d}² multiply-adds) grow ×2, `
-    + `linearly in T, and outweigh them until T = ${2 * d}. The clock strays from the work (most at T = ${farthest.t / 2} → ${farthest.t}: `
-    + `×${farthest.measured.toFixed(1)} against ×${farthest.work.toFixed(2)}) through fixed costs (the call, allocating the outputs), caches `
-    + '(a larger T’s matrices no longer fit in the fastest ones) and whatever else the machine is doing.';
+  return t('scaling.sentence', { measured, work, d, twoD: 2 * d, from: farthest.t / 2, to: farthest.t, clock: farthest.measured.toFixed(1), ops: farthest.work.toFixed(2) });
 }

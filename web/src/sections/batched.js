@@ -8,11 +8,12 @@ import { batchedPrompts } from '../learn/prompts.js';
 import { placeNote } from './order.js';
 import { productView, mixText } from '../views/product-view.js';
 import { fixed } from '../views/format.js';
+import { t } from '../i18n/index.js';
 
 export default {
   id: 'batched',
-  title: 'Rung 1 — simplified attention, all tokens in one product',
-  rung: { name: 'Simplified self-attention', note: '§3.3: weights straight from dot products, nothing to learn' },
+  get title() { return t('batched.title'); },
+  rung: { get name() { return t('batched.rung.name'); }, get note() { return t('batched.rung.note'); } },
   build,
 };
 
@@ -29,25 +30,25 @@ function weightsProduct(testid, label, describe, { prints = false } = {}) {
   const opts = (name, title, more) => ({ name, title, legend: true, ...more });
   return productView({
     testid, label, describe,
-    hint: 'Hover or focus a row of all_context_vecs to see the row of weights and the input rows it comes from. inputs and all_context_vecs share one colour scale (the legend under all_context_vecs).',
-    a: opts('attn_weights', 'attn_weights', { rowName: 'query', colName: 'key', scale: 'rows' }),
-    b: opts('inputs', 'inputs', { rowName: 'token', colName: 'dimension' }),
-    c: opts('all_context_vecs', 'all_context_vecs', { rowName: 'token', colName: 'dimension', testid: prints ? `${testid}-out` : undefined }),
+    hint: t('batched.hoverFocusRowAll'),
+    a: opts('attn_weights', 'attn_weights', { rowName: t('word.query'), colName: t('word.key'), scale: 'rows' }),
+    b: opts('inputs', 'inputs', { rowName: t('word.token'), colName: t('word.dimension') }),
+    c: opts('all_context_vecs', 'all_context_vecs', { rowName: t('word.token'), colName: t('word.dimension'), testid: prints ? `${testid}-out` : undefined }),
   });
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('batched', 'Rung 1 — simplified attention, all tokens in one product');
+  const { el, body } = sectionFrame('batched', t('batched.title'));
   const ask = batchedPrompts(ctx);   // predict, then reveal: the toy product's shape
   // the sentence under a product for its linked row: row i of C as the weighted mix of B's rows
   const describeWith = (get, stem) => (i, weights) => {
     const { c, words } = get();
-    return `Row ${i + 1}${words ? ` (“${words[i]}”)` : ''} of all_context_vecs = ${mixText(weights, stem)} = ${vec4(rowOf(c, i))}. Each input row is drawn as strongly as its weight.`;
+    return t('batched.rowAllContextVecs', { p1: i + 1, p2: words ? ` (“${words[i]}”)` : '', p3: mixText(weights, stem), p4: vec4(rowOf(c, i)) });
   };
   let shown = null, toyShown = null, debugShown = null;   // what each product draws now (for its sentence)
-  const product = weightsProduct('batched-product', 'attn_weights times inputs equals all_context_vecs', describeWith(() => shown, (j) => `x⁽${sup(j + 1)}⁾`));
-  const toy = weightsProduct('toy-product', 'the toy: attn_weights times inputs', describeWith(() => toyShown, (j) => `row ${j + 1} of inputs`));
-  const debugProduct = weightsProduct('debug-product', 'the weights the batched path used, times inputs', describeWith(() => debugShown, (j) => `x⁽${sup(j + 1)}⁾`), { prints: true });
+  const product = weightsProduct('batched-product', t('batched.attnWeightsTimesInputs'), describeWith(() => shown, (j) => `x⁽${sup(j + 1)}⁾`));
+  const toy = weightsProduct('toy-product', t('batched.toyAttnWeightsTimes'), describeWith(() => toyShown, (j) => t('batched.rowInputs', { p1: j + 1 })));
+  const debugProduct = weightsProduct('debug-product', t('batched.weightsBatchedPathUsed'), describeWith(() => debugShown, (j) => `x⁽${sup(j + 1)}⁾`), { prints: true });
 
   // The bug hunt's state: which row the page corrupted (the learner is not told), the learner's guesses.
   let corruption = { kind: 'none', row: 0 };
@@ -68,13 +69,13 @@ function build(ctx) {
     update();
   };
   const controls = h('div', { class: 'controls' },
-    h('button', { type: 'button', 'data-testid': 'corrupt-random', onclick: corruptRandom, text: 'Corrupt a random row of attn_weights' }),
-    h('button', { type: 'button', 'data-testid': 'corrupt-inputs', onclick: () => { corruption = { kind: 'inputs', row: 0 }; newHunt(); update(); }, text: 'Corrupt the shared inputs' }),
-    h('button', { type: 'button', 'data-testid': 'corrupt-undo', onclick: () => { corruption = { kind: 'none', row: 0 }; newHunt(); update(); }, text: 'Undo' }));
+    h('button', { type: 'button', 'data-testid': 'corrupt-random', onclick: corruptRandom, text: t('batched.corruptRandomRowAttn') }),
+    h('button', { type: 'button', 'data-testid': 'corrupt-inputs', onclick: () => { corruption = { kind: 'inputs', row: 0 }; newHunt(); update(); }, text: t('batched.corruptSharedInputs') }),
+    h('button', { type: 'button', 'data-testid': 'corrupt-undo', onclick: () => { corruption = { kind: 'none', row: 0 }; newHunt(); update(); }, text: t('batched.undo') }));
   // One button per row (data-row from 0, as the drawn cells'), kept across updates with their focus.
-  const guessButtons = h('div', { class: 'controls guesses', role: 'group', 'aria-label': 'Which row of attn_weights was corrupted?' });
-  const showMe = h('button', { type: 'button', 'data-testid': 'guess-show', text: 'Show me', onclick: () => { hunt.revealed = true; update(true); } });
-  const guessBox = h('div', { class: 'guess', hidden: true }, h('p', { text: 'Which row of attn_weights was corrupted?' }), guessButtons, h('div', { class: 'controls' }, showMe));
+  const guessButtons = h('div', { class: 'controls guesses', role: 'group', 'aria-label': t('batched.whichRowAttnWeights') });
+  const showMe = h('button', { type: 'button', 'data-testid': 'guess-show', text: t('batched.showMe'), onclick: () => { hunt.revealed = true; update(true); } });
+  const guessBox = h('div', { class: 'guess', hidden: true }, h('p', { text: t('batched.whichRowAttnWeights2') }), guessButtons, h('div', { class: 'controls' }, showMe));
   const guess = (i) => () => {
     if (i === corruption.row) hunt.solved = true;
     else if (!hunt.wrong.includes(i)) hunt.wrong.push(i);
@@ -105,22 +106,22 @@ function build(ctx) {
     shown = { c: out, words };
     product.update({ a: drawn(weights, words, words), b: drawn(inputs, words, dims(d)), c: drawn(out, words, dims(d)) });
     show(body,
-      para('§3.3.1 of the book builds a context vector for one input token at a time: each weight of that token’s row times an input, summed. The attention weights can be applied to all the inputs in one operation instead: a single matrix product replaces the loop over tokens. Read the tensor it produces first, then reason backward to the operation that made it.'),
-      h('p', null, `The ${words.length === 6 ? 'six' : words.length} tokens: `, h('span', { class: 'words' }, words.map((w, i) => h('span', { class: 'word' }, h('b', { text: w }), tex(`x^{(${i + 1})}`))))),
+      para(t('batched.bookBuildsContextVector')),
+      h('p', null, t('batched.tokens', { n: words.length }), h('span', { class: 'words' }, words.map((w, i) => h('span', { class: 'word' }, h('b', { text: w }), tex(`x^{(${i + 1})}`))))),
       // the tensor first, then the code that made it: "read the tensor it produces first, then reason backward"
-      para('Each row of the output is one context vector: row one belongs to the first token (“', words[0], '”), row two to the second (“', words[1], '”), and so on, because row i of attn_weights says how much token i attends to every input token. Reason backward from a row of the output: the operands flow into the product, and the result lands in one tensor.'),
+      para(t('batched.eachRowOutputOne'), words[0], t('batched.rowTwoSecond'), words[1], t('batched.soBecauseRowAttn')),
       place(product.el),
-      para('The weights are coloured per row (lightest: the row’s smallest weight; darkest: its largest), so you can see which token each query attends to most; the cells give the values.'),
-      para('The code that computes it, as §3.3.2 writes it:'),
+      para(t('batched.weightsAreColouredPer')),
+      para(t('batched.codeThatComputesWrites')),
       codeCell(`import torch\n${inputsPython(inputs, words)}\nattn_scores = inputs @ inputs.T\nattn_weights = torch.softmax(attn_scores, dim=-1)\nprint(attn_weights)`, weights.line, { cell: '3.3.2/attn_weights' }),
       codeCell('all_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)', out.line, { cell: '3.3.2/all_context_vecs', testid: 'all-context-vecs' }),
-      h('h3', { text: 'Shapes first' }),
-      para('attn_weights has one row and one column per token, ', ['$', `${n}\\times ${n2}`], '; inputs has one row per token with ', ['$', `d=${d}`], ' values, ', ['$', `${inputs.shape[0]}\\times ${d}`], '. The product consumes the shared dimension ', ['$', `n=${n2}`], ', leaving one row per token and ', ['$', `${d}`], ' columns:'),
+      h('h3', { text: t('batched.shapesFirst') }),
+      para(t('batched.attnWeightsHasOne'), ['$', `${n}\\times ${n2}`], t('batched.inputsHasOneRow'), ['$', `d=${d}`], t('batched.valuesComma'), ['$', `${inputs.shape[0]}\\times ${d}`], t('batched.productConsumesSharedDimension'), ['$', `n=${n2}`], t('batched.leavingOneRowPer'), ['$', `${d}`], t('batched.columnsColon')),
       tex(`\\underbrace{(n\\times n)}_{${n}\\times ${n2}}\\cdot\\underbrace{(n\\times d)}_{${inputs.shape[0]}\\times ${d}} = \\underbrace{(n\\times d)}_{${out.shape[0]}\\times ${out.shape[1]}}`, true),
       toyExample(r),
       debugging(r, words, n),
-      h('h3', { text: 'With trainable weights' }),
-      para(`What ran here is simplified attention: its weights come straight from the inputs, so there is nothing to learn. Self-attention with trainable weights (scaled dot-product attention, §3.4${placeNote(ctx, 'batched', 'step-by-step')}) keeps this same single matrix product; what changes is where the weights come from: they are computed from learned projections that training adjusts, and they multiply the values instead of the raw inputs.`),
+      h('h3', { text: t('batched.withTrainableWeights') }),
+      para(t('batched.whatRanHereSimplified', { p1: placeNote(ctx, 'batched', 'step-by-step') })),
     );
   }
 
@@ -132,14 +133,14 @@ function build(ctx) {
     const labels = (k) => Array.from({ length: k }, (_, i) => String(i + 1));
     toy.update({ a: drawn(w, labels(w.shape[0]), labels(w.shape[1])), b: drawn(x, labels(x.shape[0]), dims(x.shape[1])), c: drawn(out, labels(out.shape[0]), dims(out.shape[1])) });
     return h('div', null,
-      h('h3', { text: 'A toy you can check by hand' }),
-      para(`${x.shape[0] === 3 ? 'Three' : x.shape[0]} tokens with ${x.shape[1] === 2 ? 'two' : x.shape[1]} values each; each row of the weights sums to one, so each output row is a weighted mix of the input rows. You can check two rows by hand: row two of attn_weights is ${list(rowOf(w, 1))} and row three is ${list(rowOf(w, 2))}.`),
+      h('h3', { text: t('batched.toyYouCanCheck') }),
+      para(t('batched.tokensWithValuesEach', { p1: x.shape[0], p2: x.shape[1], p3: list(rowOf(w, 1)), p4: list(rowOf(w, 2)) })),
       ask.shape.placed(),
       // the code's print, the drawing and the rows worked out give the shape and the values away:
       // shown once the learner has answered (one gate: a prompt holds one box)
       ask.shape.gate(codeCell(`inputs = torch.tensor(${pyList(x.values, x.shape)})\nattn_weights = torch.tensor(${pyList(w.values, w.shape)})\nall_context_vecs = attn_weights @ inputs\nprint(all_context_vecs)`,
         out.line, { cell: 'toy/all_context_vecs' }), place(toy.el),
-      para('Row two of attn_weights is ', list(rowOf(w, 1)), ', so it selects the second input token alone, giving ', list(rowOf(out, 1)), '. Row three is ', list(rowOf(w, 2)), ', so it blends all three inputs:'),
+      para(t('batched.rowTwoAttnWeights'), list(rowOf(w, 1)), t('batched.soSelectsSecondInput'), list(rowOf(out, 1)), t('batched.rowThree'), list(rowOf(w, 2)), t('batched.soBlendsAllThree')),
       tex(`\\begin{aligned}&${mix} \\\\ &= ${list(rowOf(out, 2))}\\end{aligned}`, true)));   // two lines: a phone's width
   }
 
@@ -147,14 +148,14 @@ function build(ctx) {
   // vectors one token at a time. A row corruption is not named until the learner finds it or asks.
   function debugging(r, words, n) {
     syncGuessButtons(words);
-    const wrap = h('div', { class: 'debug' }, h('h3', { text: 'Find the bug: check the batched result against one token at a time' }),
-      para('Compare each row of a batched result with the same context vector computed one token at a time. If a single row disagrees, the bug lies in that row of attn_weights; if every row disagrees, suspect what they share: the inputs, or how the weights were built. Let the page plant a bug, then find it:'),
+    const wrap = h('div', { class: 'debug' }, h('h3', { text: t('batched.findBugCheckBatched') }),
+      para(t('batched.compareEachRowBatched')),
       place(controls));
     const used = r('debug/attn_weights'), result = r('debug/all_context_vecs');
     const rows = Array.from({ length: n }, (_, i) => [r(`debug/batched/${i + 1}`), r(`debug/one_token/${i + 1}`)]);
     const failed = [used, result, ...rows.flat()].find((x) => x.error);
     if (failed) {
-      wrap.append(errorNote(`The row-by-row check could not be computed: ${failed.error}`));
+      wrap.append(errorNote(t('batched.rowRowCheckCould', { error: failed.error })));
       guessBox.hidden = true;
       return wrap;
     }
@@ -172,22 +173,22 @@ function build(ctx) {
     const tbody = h('tbody', null, rows.map(([a, b], i) => {
       const same = a.print === b.print;
       if (!same) disagree++;
-      const mark = hunting ? '?' : same ? '✓ yes' : '✗ no';
+      const mark = hunting ? '?' : same ? t('batched.yes') : t('batched.no');
       // data-label: each cell's column, written before it when a phone stacks the rows (element.css);
       // the explicit roles keep the table a table for assistive technology once it is display: block
       return h('tr', { class: same || hunting ? null : 'bad', role: 'row' }, h('th', { scope: 'row', role: 'rowheader', text: `${i + 1} ${words[i]}` }),
-        h('td', { role: 'cell', 'data-label': 'batched row' }, h('code', { text: a.print })), h('td', { role: 'cell', 'data-label': 'one token at a time' }, h('code', { text: b.print })),
+        h('td', { role: 'cell', 'data-label': t('batched.batchedRow') }, h('code', { text: a.print })), h('td', { role: 'cell', 'data-label': t('batched.oneTokenTime') }, h('code', { text: b.print })),
         h('td', { role: 'cell', 'data-label': 'agree?', text: mark }));
     }));
     tbody.setAttribute('role', 'rowgroup');
-    const table = h('table', { class: 'compare', role: 'table' }, h('caption', { text: 'Row by row: batched vs one token at a time (to 4 decimals)' }),
-      h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, ['token', 'batched row', 'one token at a time', 'agree?'].map((t) => h('th', { scope: 'col', role: 'columnheader', text: t })))), tbody);
-    const inputsNote = 'the batched product read the inputs with columns 1 and 2 swapped.';
-    const verdict = corruption.impossible ? 'Every row of these weights reads the same reversed, so a reversed row would change nothing: there is no bug to plant.'
-      : hunting ? `One row of attn_weights has been changed. Compare the prints above with the book’s attn_weights further up, or each batched row with its one-token-at-a-time vector, and name the row.`
-        : disagree === 0 ? 'Every row agrees: the batched product and the loop compute the same context vectors.'
-          : disagree === 1 && corruption.kind === 'row' ? `Exactly one row disagrees, so look at that row of attn_weights: row ${corruption.row + 1} (“${words[corruption.row]}”).`
-            : `${disagree} of ${n} rows disagree, so look at what they share${inputsKind ? `: ${inputsNote}` : '.'}`;
+    const table = h('table', { class: 'compare', role: 'table' }, h('caption', { text: t('batched.rowRowBatchedVs') }),
+      h('thead', { role: 'rowgroup' }, h('tr', { role: 'row' }, [t('word.token'), t('batched.batchedRow2'), t('batched.oneTokenTime2'), t('batched.agree')].map((text) => h('th', { scope: 'col', role: 'columnheader', text })))), tbody);
+    const inputsNote = t('batched.batchedProductReadInputs');
+    const verdict = corruption.impossible ? t('batched.everyRowTheseWeights')
+      : hunting ? t('batched.oneRowAttnWeights')
+        : disagree === 0 ? t('batched.everyRowAgreesBatched')
+          : disagree === 1 && corruption.kind === 'row' ? t('batched.exactlyOneRowDisagrees', { p1: corruption.row + 1, p2: words[corruption.row] })
+            : t('batched.rowsDisagreeSoLook', { disagree, n, p3: inputsKind ? `: ${inputsNote}` : '.' });
     guessBox.hidden = corruption.kind !== 'row';
     wrap.append(h('div', { class: 'scroll' }, table), h('p', { class: 'verdict', role: 'status', 'data-testid': 'debug-verdict', text: verdict }), place(guessBox),
       ...(corruption.kind === 'row' ? [feedback(r, words)] : []));
@@ -201,15 +202,15 @@ function build(ctx) {
     const attrs = { class: 'guess-feedback', 'data-testid': 'guess-feedback', role: 'status' };
     if (hunt.solved || hunt.revealed) {
       const before = rowOf(r('3.3.2/attn_weights'), k), after = rowOf(r('debug/attn_weights'), k);
-      const found = hunt.solved ? `Yes: row ${k + 1} (“${words[k]}”).` : `It was row ${k + 1} (“${words[k]}”).`;
+      const found = hunt.solved ? t('batched.yesRow', { p1: k + 1, p2: words[k] }) : t('batched.wasRow', { p1: k + 1, p2: words[k] });
       const same = r(`debug/batched/${k + 1}`).print === r(`debug/one_token/${k + 1}`).print;
       return h('p', { ...attrs, 'data-correct': hunt.solved ? 'true' : 'false', 'data-revealed': String(!hunt.solved),
-        text: `${found} Its weights were put in reverse order: ${vec4(before)} became ${vec4(after)}, so row ${k + 1} of all_context_vecs ${same ? 'happens to print the same to 4 decimals, but was mixed' : 'was mixed'} with the wrong weights. Press Undo to restore them.` });
+        text: t('batched.weightsWerePutReverse', { found, p2: vec4(before), p3: vec4(after), p4: k + 1, p5: same ? t('batched.happensPrintSameDecimals') : t('batched.wasMixed') }) });
     }
     const i = hunt.last;
     const same = r(`debug/batched/${i + 1}`).print === r(`debug/one_token/${i + 1}`).print;
     return h('p', { ...attrs, 'data-correct': 'false',
-      text: `Not row ${i + 1} (“${words[i]}”): ${same ? `its batched row ${r(`debug/batched/${i + 1}`).print} is exactly the one-token-at-a-time vector` : 'its weights were not changed'}. Try another row.` });
+      text: t('batched.notRowTryAnother', { p1: i + 1, p2: words[i], p3: same ? t('batched.batchedRowExactlyOne', { print: r(`debug/batched/${i + 1}`).print }) : t('batched.weightsWereNotChanged') }) });
   }
 
   return { el, update };

@@ -8,26 +8,27 @@ import { sectionFrame, resultCell, listing, show } from './common.js';
 import LISTING_3_3 from '../../../book/listings/listing_3_3.py';
 import { causalPrompts, DROPOUT_QUESTION_P } from '../learn/prompts.js';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
+import { t } from '../i18n/index.js';
 
 export default {
   id: 'causal',
-  title: 'Rung 3 — causal attention (§3.5)',
-  rung: { name: 'Causal attention', note: '§3.5: no peeking at future tokens, plus dropout' },
+  get title() { return t('causal.title'); },
+  rung: { get name() { return t('causal.rung.name'); }, get note() { return t('causal.rung.note'); } },
   build,
 };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('causal', 'Rung 3 — causal attention (§3.5)');
+  const { el, body } = sectionFrame('causal', t('causal.title'));
   const empty = { values: [0], shape: [1, 1] };
   // The α maps are coloured per row (color.js) and read with one legend per pair; the masked future
   // (hatched grey, no value) and cells dropped by dropout (white, a struck-through 0) look different.
-  const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: 'query', colName: 'key', scale: 'rows', legend: false, ...extra });
+  const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: false, ...extra });
   const before = map('attn_weights before masking', 'α before masking', 'causal-before');
   const causalMap = map('causal attn_weights', 'causal α: the future masked, rows renormalised', 'causal-heatmap');
   const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)), the book’s p = 0.5: 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
   const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells struck through, survivors ×2', 'dropout-heatmap');
   // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
-  const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: 'query', colName: 'key', decimals: 2 });
+  const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: t('word.query'), colName: t('word.key'), decimals: 2 });
   const rowsSay = 'Each row coloured from its smallest weight (light) to its largest (dark); a row whose weights differ by less than 0.05 is drawn around the middle on a 0.05-wide scale, so near-equal weights look near-equal.';
   const maskLegend = sharedLegend({ kind: 'rows', says: `Both maps: ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, testid: 'causal-legend' });
   const dropLegend = sharedLegend({ kind: 'rows', says: `dropout(α): ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, dropped: true, testid: 'dropout-legend' });

@@ -8,6 +8,7 @@ import LISTING_3_1 from '../../../book/listings/listing_3_1.py';
 import LISTING_3_2 from '../../../book/listings/listing_3_2.py';
 import { exercise31 } from '../learn/exercises.js';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
+import { t } from '../i18n/index.js';
 
 // Exercise 3.1 as the author's solution notebook writes it: both classes built after the same seed.
 const exercise31Code = (seed) => `torch.manual_seed(${seed})
@@ -24,18 +25,16 @@ print(sa_v2(inputs))`;
 
 // Why the notebook's sa_v2 prints other numbers than Listing 3.2's above: the seed it is built after.
 export function seedNote(state, bookV2, notebookV2, ownWeights = false) {
-  if (ownWeights) return 'Your own weights are in Listing 3.2’s sa_v2 above; the exercise, as the author’s solution notebook, builds its modules from torch.manual_seed’s draws. Whichever sa_v2 you take, its weights moved into sa_v1 print sa_v2’s own tensor.';
-  if (state.seed !== null) return `With your seed (${state.seed}) in every torch.manual_seed, Listing 3.2’s sa_v2 and this one are the same module.`;
+  if (ownWeights) return t('classes.ownWeightsNote');
+  if (state.seed !== null) return t('classes.yourSeedNote', { seed: state.seed });
   const first = (t) => t.print.split('\n')[0].replace(/^tensor\(/, '').replace(/,$/, '') + ', ...';
-  return `These are not the numbers of Listing 3.2’s sa_v2 above (${first(bookV2)}): the book builds that one after torch.manual_seed(789), `
-    + `the author’s solution notebook builds both after torch.manual_seed(123), so sa_v2 starts from other random weights (${first(notebookV2)}). `
-    + 'The seed only picks the starting weights: whichever sa_v2 you take, its weights moved into sa_v1 print sa_v2’s own tensor.';
+  return t('classes.notListing32Note', { book: first(bookV2), notebook: first(notebookV2) }) + t('classes.seedOnlyPicksStarting');
 }
 
-export default { id: 'classes', title: 'A compact self-attention class (§3.4.2)', rung: null, build };
+export default { id: 'classes', get title() { return t('classes.title'); }, rung: null, build };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('classes', 'A compact self-attention class (§3.4.2)');
+  const { el, body } = sectionFrame('classes', t('classes.title'));
   const ex31 = exercise31(ctx);   // exercise 3.1, run by the engine before the book's answer shows
 
   function update() {
@@ -50,26 +49,26 @@ function build(ctx) {
     if (!v1.error) {
       const z2 = r('3.4.1/context_vec_2').print, row2 = r('3.4.2/sa_v1_row_2').print;
       rowNote = h('p', { class: z2 === row2 ? 'match' : 'note error', 'data-testid': 'v1-row2' },
-        z2 === row2 ? `The highlighted row 2 is ${row2}: exactly z(2), computed by hand in ${byHand}. The class runs the identical dataflow for all ${v1.shape[0]} queries at once.`
-          : `Row 2 is ${row2}, but z(2) in ${byHand} is ${z2}.`);
+        z2 === row2 ? t('classes.highlightedRowExactlyComputed', { row2, byHand, p3: v1.shape[0] })
+          : t('classes.rowBut', { row2, byHand, z2 }));
     }
     const own = hasWeights(D);   // the reader's weights, loaded after each module is built
     const load = (module, kind) => (own ? `\n${loadState(D, module, kind)}` : '');
     const sameAsV2 = !ex.error && !v2n.error && ex.print === v2n.print;
     ex31.update();
     show(body,
-      para(`All of ${byHand}, bundled into a PyTorch module: the book’s Listing 3.1.`),
+      para(t('classes.allBundledIntoPytorch', { byHand })),
       resultCell(`${LISTING_3_1.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 123)})\nsa_v1 = SelfAttention_v1(d_in, d_out)${load('sa_v1', 'v1')}\nprint(sa_v1(inputs))`, v1, '3.4.2/sa_v1', { row: 1 }),
       rowNote,
-      h('h3', { text: 'Listing 3.2 — the same class with nn.Linear' }),
-      para('nn.Linear (with bias=False) computes the same projections, but its weight initialization makes training more stable than raw torch.rand parameters, so the numbers differ:'),
+      h('h3', { text: t('classes.listing32Title') }),
+      para(t('classes.linearNote')),
       resultCell(`${LISTING_3_2.trimEnd()}\n\ntorch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out${biasArgument(D)})${load('sa_v2', 'v2')}\nprint(sa_v2(inputs))`, v2, '3.4.2/sa_v2'),
       // Exercise 3.1 transfers weights between modules: the engine's replay of the chapter does it too.
-      h('h3', { text: 'Exercise 3.1 — compare SelfAttention_v1 and v2' }),
+      h('h3', { text: t('classes.exerciseCompareSelfattentionV1') }),
       ex31.placed(),
-      ex31.gate(para('The solution, as the author’s solution notebook writes it: assign v2’s weights to v1, each transposed, and both print the same tensor. With your inputs:'),
+      ex31.gate(para(t('classes.solutionAuthorSolutionNotebook')),
         resultCell(exercise31Code(seedFor(st, 123)), ex.error || v2n.error ? (ex.error ? ex : v2n) : { line: `${ex.line}\n${v2n.line}` }, 'ex3.1/notebook'),
-        h('p', { class: sameAsV2 ? 'match' : 'note error', 'data-testid': 'ex31-same', text: sameAsV2 ? 'Identical to sa_v2’s output: same weights, same numbers.' : 'This differs from sa_v2’s output.' }),
+        h('p', { class: sameAsV2 ? 'match' : 'note error', 'data-testid': 'ex31-same', text: sameAsV2 ? t('classes.identicalSaV2Output') : t('classes.thisDiffersFromSa') }),
         v2.error || v2n.error ? null : h('p', { 'data-testid': 'ex31-seed-note', text: seedNote(st, v2, v2n, own) })),
     );
   }

@@ -10,6 +10,7 @@ import { scalingText } from '../learn/scaling.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
+import { t } from '../i18n/index.js';
 
 const MHA_TOKENS = [128, 256, 512, 1024];
 
@@ -27,16 +28,16 @@ const MHA_ASSERTION = 'Traceback (most recent call last):\n  ...\nAssertionError
 
 export default {
   id: 'multi-head',
-  title: 'Rung 4 — multi-head attention (§3.6)',
-  rung: { name: 'Multi-head attention', note: '§3.6: several heads in parallel, GPT-2’s kind' },
+  get title() { return t('multiHead.title'); },
+  rung: { get name() { return t('multiHead.rung.name'); }, get note() { return t('multiHead.rung.note'); } },
   build,
 };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('multi-head', 'Rung 4 — multi-head attention (§3.6)');
+  const { el, body } = sectionFrame('multi-head', t('multiHead.title'));
   // the heads as small multiples: each head's causal weights for the first batch item
   const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
-    rowName: 'query', colName: 'key', scale: 'rows', legend: k === 2 }));
+    rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: k === 2 }));
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
   const timingStatus = h('p', { class: 'hint', role: 'status', 'data-testid': 'mha-status' });

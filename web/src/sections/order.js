@@ -5,6 +5,7 @@
 // next step adds trainable weights") comes before §3.4 (rung 2, the first, which opens "the simplified
 // mechanism of §3.3 had nothing to learn"), then §3.5, §3.6; the bug hunt after the mechanisms its
 // planted mistakes break, then "Check my code" (the reader's own module against those mistakes), training last.
+import { t } from '../i18n/index.js';
 export const PAGE_ORDER = ['batched', 'step-by-step', 'temperature', 'why-sqrt-dk', 'classes', 'causal', 'multi-head', 'bug-hunt', 'check', 'train'];
 
 // 'above', 'below' or null (the other section is not on this page: ctx.open is false for one section).
@@ -19,6 +20,6 @@ export function whereIs(ctx, from, to) {
 // " (rung 1, above)", " (rung 1, further down)" or " (rung 1)".
 export function placeNote(ctx, from, to, inside = '') {
   const where = whereIs(ctx, from, to);
-  const words = [inside, where === 'above' ? 'above' : where === 'below' ? 'further down' : ''].filter(Boolean);
-  return words.length ? ` (${words.join(', ')})` : '';
+  const words = [inside, where === 'above' ? t('place.above') : where === 'below' ? t('place.below') : ''].filter(Boolean);
+  return words.length ? t('place.note', { words: words.join(t('place.sep')) }) : '';
 }

@@ -14,11 +14,13 @@ import { matrixView, stepper, stepFocus, fixed } from '../views/index.js';
 import { stepByStepPrompts } from '../learn/prompts.js';
 import { hasWeights, plainParameters } from './weights-code.js';
 import { qkPlane } from '../views/qk-plane.js';
+import { t } from '../i18n/index.js';
+import { t as tr } from '../i18n/index.js';
 
 export default {
   id: 'step-by-step',
-  title: 'Rung 2 — self-attention with trainable weights, step by step (§3.4.1)',
-  rung: { name: 'Self-attention with trainable weights', note: '§3.4: W_q, W_k, W_v and scaling by √d_k — this page', current: true },
+  get title() { return t('stepByStep.title'); },
+  rung: { get name() { return t('stepByStep.rung.name'); }, get note() { return t('stepByStep.rung.note'); }, current: true },
   build,
 };
 
@@ -38,7 +40,7 @@ const texFactor = (v) => (v < 0 ? `(${fixed4(v)})` : fixed4(v));
 const sumLines = (terms) => terms.map((t, j) => (j % 2 ? ` + ${t}` : `${j ? ' \\\\ &\\quad + ' : '&= '}${t}`)).join('');
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 const dims = (n, stem) => range(n).map((j) => `${stem}${j + 1}`);
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+const entries = (n) => tr('stepByStep.entries', { n });
 // A view's data from an engine result: its values, their shortest texts and PyTorch's print.
 const drawn = (r, rowLabels, colLabels) => ({ values: r.values, texts: r.values.map(String), shape: r.shape, print: r.line ?? r.print, rowLabels, colLabels });
 // One tensor of a step's compact drawing (views/step-focus.js); a big one is drawn as its name and shape.
@@ -66,14 +68,14 @@ export function projectionSteps(R, words, partial) {
   const x2Part = part('operand', `x⁽²⁾ “${words[1]}”`, x2, [1, dIn]);
   const steps = [];
   for (let j = 0; j < dOut; j++) {
-    steps.push({ caption: `q⁽²⁾${sub(j + 1)} = x⁽²⁾ (“${words[1]}”) · column ${j + 1} of W_q = ${dotText(x2, colOf(R.W_query, j))} ≈ ${f4(q2[j])}`,
+    steps.push({ caption: tr('stepByStep.column', { p1: sub(j + 1), p2: words[1], p3: j + 1, p4: dotText(x2, colOf(R.W_query, j)), p5: f4(q2[j]) }),
       highlights: { x: { rows: [1] }, Wq: { cols: [j] }, q: { cells: [[1, j]] } },
       reveals: { q: { cells: [[1, j]] } },
-      focus: () => stepFocus([x2Part, '·', part('operand', `W_q column ${j + 1}`, colOf(R.W_query, j), [dIn, 1]), '=', part('result', `q⁽²⁾${sub(j + 1)}`, [q2[j]], [1, 1])]) });
+      focus: () => stepFocus([x2Part, '·', part('operand', tr('stepByStep.wqColumn', { j: j + 1 }), colOf(R.W_query, j), [dIn, 1]), '=', part('result', `q⁽²⁾${sub(j + 1)}`, [q2[j]], [1, 1])]) });
   }
   for (const [key, W, name, letter] of [['k', R.W_key, 'keys', 'k'], ['v', R.W_value, 'values', 'v']]) {
     const t = R[name], Wkey = key === 'k' ? 'Wk' : 'Wv', Wname = key === 'k' ? 'W_k' : 'W_v';
-    steps.push({ caption: `The ${name} the same way, every token’s x⁽ʲ⁾ times ${Wname} (all ${n} rows, not just token 2’s): ${letter}⁽²⁾ = ${vec(rowOf(t, 1))}.`,
+    steps.push({ caption: tr('stepByStep.sameWayEveryToken', { name, Wname, n, letter, p5: vec(rowOf(t, 1)) }),
       highlights: { x: { rows: all }, [Wkey]: { rows: range(W.shape[0]) }, [key]: { rows: all } },
       reveals: { [key]: { rows: all } },
       focus: () => stepFocus([part('operand', 'x', R.inputs.values, R.inputs.shape), '·', part('operand', Wname, W.values, W.shape), '=', part('result', name, t.values, t.shape)]) });
@@ -85,46 +87,46 @@ export function projectionSteps(R, words, partial) {
       reveals: { scores: { cells: [[1, j]] } },
       focus: () => stepFocus([part('operand', 'q⁽²⁾', q2, [1, dOut]), '·', part('operand', `k⁽${sup(j + 1)}⁾ᵀ`, rowOf(R.keys, j), [dOut, 1]), '=', part('result', `ω₂${sub(j + 1)}`, [s2[j]], [1, 1])]) });
   }
-  steps.push({ caption: `Divide row 2 by √d_k = √${dOut} ≈ ${sqrtText}: ω₂ / √d_k = ${vec(scaled2)}`,
+  steps.push({ caption: tr('stepByStep.divideRow', { dOut, sqrtText, p3: vec(scaled2) }),
     highlights: { scores: { rows: [1] }, scaled: { rows: [0] } },
     reveals: { scaled: { rows: [0] } },
     focus: () => stepFocus([part('operand', 'ω₂', s2, [1, n]), `÷ ${sqrtText} =`, part('result', 'ω₂ / √d_k', scaled2, [1, n])]) });
-  steps.push({ caption: `Softmax, first each exp: exp(ω₂ⱼ / √d_k) = ${vec(exps2)}`,
+  steps.push({ caption: tr('stepByStep.softmaxFirstEachExp', { p1: vec(exps2) }),
     highlights: { scaled: { rows: [0] }, exps: { rows: [0] } },
     reveals: { exps: { rows: [0] } },
     focus: () => stepFocus([part('operand', 'ω₂ / √d_k', scaled2, [1, n]), 'exp →', part('result', 'exp(ω₂ / √d_k)', exps2, [1, n])]) });
-  steps.push({ caption: `Their sum: ${exps2.map(f4).join(' + ')} ≈ ${f4(sum2)}`,
+  steps.push({ caption: tr('stepByStep.theirSum', { p1: exps2.map(f4).join(' + '), p2: f4(sum2) }),
     highlights: { exps: { rows: [0] }, sum: { cells: [[0, 0]] } },
     reveals: { sum: { cells: [[0, 0]] } },
-    focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), 'Σ =', part('result', 'their sum', [sum2], [1, 1])]) });
-  steps.push({ id: ALPHA2_STEP, caption: `Each exp divided by the sum: α₂ = ${vec(a2)}, and ${a2.map(f4).join(' + ')} ≈ 1.`,
+    focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), 'Σ =', part('result', tr('stepByStep.theirSum2'), [sum2], [1, 1])]) });
+  steps.push({ id: ALPHA2_STEP, caption: tr('stepByStep.eachExpDividedSum', { p1: vec(a2), p2: a2.map(f4).join(' + ') }),
     highlights: { exps: { rows: [0] }, sum: { cells: [[0, 0]] }, weights: { rows: [1] } },
     reveals: { weights: { rows: [1] } },
-    focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), '÷', part('operand', 'sum', [sum2], [1, 1]), '=', part('result', 'α₂', a2, [1, n])]) });
+    focus: () => stepFocus([part('operand', 'exp(ω₂ / √d_k)', exps2, [1, n]), '÷', part('operand', tr('stepByStep.sum'), [sum2], [1, 1]), '=', part('result', 'α₂', a2, [1, n])]) });
   for (let j = 0; j < n; j++) {
     const vj = rowOf(R.values, j), last = j === n - 1;
     const soFar = partial.values.slice(j * dOut, (j + 1) * dOut), before = j ? partial.values.slice((j - 1) * dOut, j * dOut) : null;
-    steps.push({ id: j === 0 ? Z2_STEP : undefined, caption: `z⁽²⁾ ${j ? '+' : ''}= α₂${sub(j + 1)} · v⁽${sup(j + 1)}⁾ = ${f4(a2[j])} · ${vec(vj)}${last ? ` → z⁽²⁾ = ${vec(z2)}` : `; so far ≈ ${vec(soFar)}`}`,
+    steps.push({ id: j === 0 ? Z2_STEP : undefined, caption: `z⁽²⁾ ${j ? '+' : ''}= α₂${sub(j + 1)} · v⁽${sup(j + 1)}⁾ = ${f4(a2[j])} · ${vec(vj)}${last ? ` → z⁽²⁾ = ${vec(z2)}` : tr('stepByStep.soFar', { p1: vec(soFar) })}`,
       highlights: { weights: { cells: [[1, j]] }, v: { rows: [j] }, partial: { rows: [j] }, z: last ? { rows: [1] } : null },
       reveals: { partial: { rows: [j] }, ...(last ? { z: { rows: [1] } } : {}) },
       focus: () => stepFocus([part('operand', `α₂${sub(j + 1)}`, [a2[j]], [1, 1]), '·', part('operand', `v⁽${sup(j + 1)}⁾`, vj, [1, dOut]),
-        ...(before ? ['+', part('operand', `z⁽²⁾ after ${j} ${j === 1 ? 'term' : 'terms'}`, before, [1, dOut])] : []),
-        '=', part('result', last ? 'z⁽²⁾' : `z⁽²⁾ after ${j + 1} ${j ? 'terms' : 'term'}`, soFar, [1, dOut])]) });
+        ...(before ? ['+', part('operand', tr('stepByStep.afterTerms', { n: j }), before, [1, dOut])] : []),
+        '=', part('result', last ? 'z⁽²⁾' : tr('stepByStep.afterTerms', { n: j + 1 }), soFar, [1, dOut])]) });
   }
   // every token at once: the matrix form, softmax(QKᵀ / √d_k) · V
-  steps.push({ caption: `Every token’s query the same way, all at once: Q = x · W_q, a ${n}×${dOut} matrix whose row 2 is q⁽²⁾.`,
+  steps.push({ caption: tr('stepByStep.everyTokenQuerySame', { n, dOut }),
     highlights: { x: { rows: all }, Wq: { rows: range(dIn) }, q: { rows: all } },
     reveals: { q: { rows: all } },
     focus: () => stepFocus([part('operand', 'x', R.inputs.values, R.inputs.shape), '·', part('operand', 'W_q', R.W_query.values, R.W_query.shape), '=', part('result', 'Q', R.queries.values, R.queries.shape)]) });
-  steps.push({ caption: `Every query against every key: ω = Q · Kᵀ, ${n}×${n}; row 2 is ω₂, the ${n} scores of steps ${dOut + 3}–${dOut + 2 + n}.`,
+  steps.push({ caption: tr('stepByStep.everyQueryAgainstEvery', { n, n2: n, n3: n, p4: dOut + 3, p5: dOut + 2 + n }),
     highlights: { q: { rows: all }, k: { rows: all }, scores: { rows: all } },
     reveals: { scores: { rows: all } },
     focus: () => stepFocus([part('operand', 'Q', R.queries.values, R.queries.shape), '·', part('operand', 'Kᵀ', transpose(R.keys), [dOut, n]), '=', part('result', 'ω', R.attn_scores.values, R.attn_scores.shape)]) });
-  steps.push({ caption: `Every row scaled by √d_k ≈ ${sqrtText} and put through softmax: α = softmax(ω / √d_k), each row summing to 1.`,
+  steps.push({ caption: tr('stepByStep.everyRowScaledPut', { sqrtText }),
     highlights: { scores: { rows: all }, weights: { rows: all } },
     reveals: { weights: { rows: all } },
     focus: () => stepFocus([part('operand', 'ω', R.attn_scores.values, R.attn_scores.shape), `softmax(· ÷ ${sqrtText}) →`, part('result', 'α', R.attn_weights.values, R.attn_weights.shape)]) });
-  steps.push({ caption: `Every context vector at once: Z = α · V, ${n}×${dOut}, whose row 2 is z⁽²⁾ = ${vec(z2)}`,
+  steps.push({ caption: tr('stepByStep.everyContextVectorOnce', { n, dOut, p3: vec(z2) }),
     highlights: { weights: { rows: all }, v: { rows: all }, z: { rows: all } },
     reveals: { z: { rows: all } },
     focus: () => stepFocus([part('operand', 'α', R.attn_weights.values, R.attn_weights.shape), '·', part('operand', 'V', R.values.values, R.values.shape), '=', part('result', 'Z', R.context_vec.values, R.context_vec.shape)]) });
@@ -143,35 +145,35 @@ function partialSums(engine, a2, values) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('step-by-step', 'Rung 2 — self-attention with trainable weights, step by step (§3.4.1)');
+  const { el, body } = sectionFrame('step-by-step', t('stepByStep.title'));
   const empty = { values: [0], shape: [1, 1] };
-  const view = (name, title, options = {}) => matrixView(empty, { name, title, rowName: 'token', colName: 'dimension', ...options });
+  const view = (name, title, options = {}) => matrixView(empty, { name, title, rowName: t('word.token'), colName: t('word.dimension'), ...options });
   const views = {
-    x: view('inputs', 'x (inputs)'),
-    Wq: view('W_query', 'W_q', { decimals: 1, rowName: 'input', colName: 'output' }),
-    Wk: view('W_key', 'W_k', { decimals: 1, rowName: 'input', colName: 'output' }),
-    Wv: view('W_value', 'W_v', { decimals: 1, rowName: 'input', colName: 'output' }),
-    q: view('queries', 'queries Q = x W_q'),
-    k: view('keys', 'keys K = x W_k'),
-    v: view('values', 'values V = x W_v'),
-    scores: view('attn_scores', 'ω = Q Kᵀ', { rowName: 'query', colName: 'key' }),
-    scaled: view('scaled_scores_2', 'ω₂ / √d_k', { rowName: 'query', colName: 'key' }),
-    exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: 'query', colName: 'key', legend: false }),
-    sum: view('exps_2_sum', 'their sum', { rowName: 'sum', colName: 'of', legend: false }),
-    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: 'query', colName: 'key', scale: 'rows' }),
-    partial: view('z2_partial_sums', 'z⁽²⁾ summed up to token j', { rowName: 'summed up to', colName: 'dimension' }),
-    z: view('context_vec', 'Z = α V', { rowName: 'token', colName: 'dimension' }),
+    x: view('inputs', tr('stepByStep.xInputs')),
+    Wq: view('W_query', 'W_q', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),
+    Wk: view('W_key', 'W_k', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),
+    Wv: view('W_value', 'W_v', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),
+    q: view('queries', tr('stepByStep.queriesTitle')),
+    k: view('keys', tr('stepByStep.keysTitle')),
+    v: view('values', tr('stepByStep.valuesTitle')),
+    scores: view('attn_scores', 'ω = Q Kᵀ', { rowName: t('word.query'), colName: t('word.key') }),
+    scaled: view('scaled_scores_2', 'ω₂ / √d_k', { rowName: t('word.query'), colName: t('word.key') }),
+    exps: view('exps_2', 'exp(ω₂ / √d_k)', { rowName: t('word.query'), colName: t('word.key'), legend: false }),
+    sum: view('exps_2_sum', tr('stepByStep.theirSum3'), { rowName: tr('stepByStep.sum'), colName: tr('stepByStep.of'), legend: false }),
+    weights: view('attn_weights', 'α = softmax(ω / √d_k)', { testid: 'weights-heatmap', rowName: t('word.query'), colName: t('word.key'), scale: 'rows' }),
+    partial: view('z2_partial_sums', tr('stepByStep.summedUpToken'), { rowName: tr('stepByStep.summedUp'), colName: t('word.dimension') }),
+    z: view('context_vec', 'Z = α V', { rowName: t('word.token'), colName: t('word.dimension') }),
   };
   const ask = stepByStepPrompts(ctx);   // predict, then reveal: ω₂₂, the top weight of row 2, where z⁽²⁾ lands
   const plane = qkPlane();   // q(2) and the keys in the plane, beside the scores
-  const walk = stepper({ steps: [{ caption: '' }], views, label: 'Step through §3.4.1 for token 2', testid: 'projection-stepper' });
+  const walk = stepper({ steps: [{ caption: '' }], views, label: tr('stepByStep.stepThroughToken'), testid: 'projection-stepper' });
   // Predict, then see: the stepper holds before a step that shows a question's answer until the
   // question is answered (right, or twice) or skipped.
   // [step id, its question, why it waits], in the steps' order
   const held = [
-    [OMEGA22_STEP, ask.omega22, 'The next step computes ω₂₂: type your prediction first, or press “Just show me”.'],
-    [ALPHA2_STEP, ask.topWeight, 'The next step shows row 2’s weights: say which token gets the most first (below), or press “Just show me”.'],
-    [Z2_STEP, ask.z2Lands, 'The next steps build z⁽²⁾: say where it lands first (below), or press “Just show me”.'],
+    [OMEGA22_STEP, ask.omega22, tr('stepByStep.nextStepComputesType')],
+    [ALPHA2_STEP, ask.topWeight, tr('stepByStep.nextStepShowsRow')],
+    [Z2_STEP, ask.z2Lands, tr('stepByStep.nextStepsBuildSay')],
   ];
   walk.el.addEventListener('stepgate', (e) => {
     const upTo = held.findIndex(([id]) => id === e.detail.id);
@@ -266,7 +268,7 @@ function build(ctx) {
     // (their prints are in the code cells below)
     views.scaled.update({ ...drawn({ ...R.scaled_scores_2, shape: [1, n] }, row2, words), print: null });
     views.exps.update({ ...drawn({ ...R.exps_2, shape: [1, n] }, row2, words), print: null });
-    views.sum.update({ ...drawn({ ...R.exps_2_sum, shape: [1, 1] }, ['Σ'], ['row 2']), print: null });
+    views.sum.update({ ...drawn({ ...R.exps_2_sum, shape: [1, 1] }, ['Σ'], [tr('stepByStep.row2')]), print: null });
     const partial = partialSums(ctx.engine, rowOf(R.attn_weights, 1), values);
     views.partial.update({ values: partial.values, texts: partial.values.map(String), shape: partial.shape, rowLabels: words, colLabels: dOut });
     walk.setSteps(projectionSteps(R, words, partial));
@@ -282,7 +284,7 @@ function build(ctx) {
     const k2 = keys.values.slice(dk, 2 * dk);
     const omega22 = r('3.4.1/attn_score_22'), weights2 = r('3.4.1/attn_weights_2'), z2 = r('3.4.1/context_vec_2');
     const dot = q2.values.map((q, j) => `${texFactor(q)}\\cdot ${texFactor(k2[j])}`);
-    const dOutText = d_in !== 3 ? `These inputs have d_in = ${d_in}, with d_out = ${st.d_out}` : st.d_out === BOOK_D_OUT ? `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}` : `The book picks d_in = ${d_in} and d_out = ${BOOK_D_OUT}; you chose d_out = ${st.d_out}`;
+    const dOutText = d_in !== 3 ? tr('stepByStep.theseInputsHaveWith', { d_in, d_out: st.d_out }) : st.d_out === BOOK_D_OUT ? tr('stepByStep.bookPicksOut', { d_in, BOOK_D_OUT }) : tr('stepByStep.bookPicksOutYou', { d_in, BOOK_D_OUT, d_out: st.d_out });
 
     const R = { inputs: r('inputs'), W_query: r('3.4.1/W_query'), W_key: r('3.4.1/W_key'), W_value: r('3.4.1/W_value'),
       queries: r('queries'), keys, values, attn_scores: r('attn_scores'), attn_weights: r('attn_weights'), context_vec: r('context_vec'),
@@ -296,28 +298,28 @@ function build(ctx) {
     ask.update(D, words);
 
     show(body,
-      para(`The simplified mechanism of §3.3${placeNote(ctx, 'step-by-step', 'batched', 'rung 1')} had nothing to learn.`, ' This rung adds three trainable weight matrices, ', ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], ', that project each embedded token ', ['$', 'x^{(i)}'], ' into a query, a key and a value:'),
+      para(tr('stepByStep.simplifiedMechanismHadNothing', { p1: placeNote(ctx, 'step-by-step', 'batched', tr('place.rung1')) }), tr('stepByStep.thisRungAddsThree'), ['$', 'W_q'], ', ', ['$', 'W_k'], ', ', ['$', 'W_v'], tr('stepByStep.thatProjectEachEmbedded'), ['$', 'x^{(i)}'], tr('stepByStep.intoQueryKeyValue')),
       tex('q^{(i)} = x^{(i)} W_q \\quad k^{(i)} = x^{(i)} W_k \\quad v^{(i)} = x^{(i)} W_v', true),
-      h('p', null, 'Put together, this is ', h('strong', { text: 'scaled dot-product attention' }), ', softmax(QKᵀ / √d_k) · V. With your inputs the shapes flow like this (each stage links to its drawing):'),
+      h('p', null, tr('stepByStep.putTogetherThis'), h('strong', { text: tr('stepByStep.scaledDotProductAttention') }), tr('stepByStep.softmaxQkWithYour')),
       h('p', { class: 'pipeline', 'data-testid': 'sdpa-pipeline' },
         stage('x', `x (${shape(R.inputs)})`), ' → ', stage('q', 'Q'), ', ', stage('k', 'K'), ', ', stage('v', `V (${shape(R.queries)})`),
         ' → ', stage('scores', `QKᵀ (${shape(R.attn_scores)})`), ' → ', stage('scaled', '÷ √d_k'), ' → ', stage('weights', `softmax (${shape(R.attn_weights)})`),
         ' → ', stage('z', `· V (${shape(R.context_vec)})`)),
-      para('Step through it for token 2 with Next and Back (or ← →): a value not yet computed is drawn empty, and each step draws its operands and its result, with the digits its caption uses, under the caption.'),
+      para(tr('stepByStep.stepThroughTokenWith')),
       ask.omega22.placed(),
       place(walk.el),
       para(`${dOutText}. `, d_in !== dk
-        ? `The book makes d_in ≠ d_out on purpose, so that you can follow which matrix produced which vector: a vector with ${plural(d_in, 'entry', 'entries')} is an input, one with ${plural(dk, 'entry', 'entries')} a query, key, value or context vector. (In GPT-like models the two are usually the same.)`
-        : `With d_in = d_out = ${dk}, the shapes no longer tell an input from a query, key, value or context vector; the book makes them differ (d_in = 3, d_out = 2) so that you can follow which matrix produced which vector.`),
-      para('Two kinds of “weights” meet here. ', ['$', 'W_q, W_k, W_v'], ' are weight parameters: learned in training (', hasWeights(D) ? 'here yours, from the weights you gave' : 'here still random, from torch.rand with the seed', '), and the same for every input. The attention weights ', ['$', '\\alpha'], ' are computed: softmax makes them afresh from the inputs in every forward pass, and nothing stores them.'),
-      para('The weight matrices are drawn as the book’s figure draws them, rounded to 1 decimal (a step that uses them shows them with 4), and PyTorch’s print is under each drawing; hover or focus any cell for the engine’s full value, and hover a score or weight to see, dashed, the query, key and value it links and its row of z.'),
+        ? tr('stepByStep.bookMakesOutPurpose', { p1: entries(d_in), p2: entries(dk) })
+        : tr('stepByStep.withOutShapesNo', { dk })),
+      para(tr('stepByStep.twoKindsWeightsMeet'), ['$', 'W_q, W_k, W_v'], tr('stepByStep.areWeightParametersLearned'), hasWeights(D) ? tr('stepByStep.hereYoursFromWeights') : tr('stepByStep.hereStillRandom'), tr('stepByStep.sameEveryInputAttention'), ['$', '\\alpha'], tr('stepByStep.areComputedSoftmaxMakes')),
+      para(tr('stepByStep.weightMatricesAreDrawn')),
       codeCell(`import torch\n${inputsPython(r('inputs'), words)}\n\nx_2 = inputs[1]\nd_in = inputs.shape[1]\nd_out = ${st.d_out}\n\n${hasWeights(D) ? `# your weights (SelfAttention_v1's layout, d_in × d_out)\n${plainParameters(D)}` : `torch.manual_seed(${seedFor(st, 123)})\nW_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_key   = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)\nW_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)`}\n\nquery_2 = x_2 @ W_query\nkey_2   = x_2 @ W_key\nvalue_2 = x_2 @ W_value\nprint(query_2)`,
         q2.line, { cell: '3.4.1/query_2' }),
-      para('Although only ', ['$', 'z^{(2)}'], ` (for “${words[1]}”) is wanted, the query is matched against every token and retrieves from every token, so all keys and values are computed at once:`),
+      para(tr('stepByStep.althoughOnly'), ['$', 'z^{(2)}'], tr('stepByStep.wantedQueryMatchedAgainst', { p1: words[1] })),
       codeCell('keys = inputs @ W_key\nvalues = inputs @ W_value\nprint("keys.shape:", keys.shape)', r('3.4.1/keys.shape').line, { cell: '3.4.1/keys.shape' }),
-      h('h3', { text: 'From scores to scaled weights' }),
+      h('h3', { text: tr('stepByStep.fromScoresScaledWeights') }),
       tex('\\omega_{2j} = q^{(2)} \\cdot k^{(j)} \\qquad \\alpha_{2j} = \\mathrm{softmax}\\!\\left(\\frac{\\omega_{2j}}{\\sqrt{d_k}}\\right)', true),
-      para('Worked example, the query of token 2 against its own key (the operands rounded to 4 decimals, so the engine’s result is written with ≈):'),
+      para(tr('stepByStep.workedExampleQueryToken')),
       // ω₂₂'s value, and all that follows from it, waits for the learner's prediction; inside it, row 2's
       // weights wait for the top-weight question, and z⁽²⁾ for the last one
       ask.omega22.gate(
@@ -325,18 +327,18 @@ function build(ctx) {
         codeCell('keys_2 = keys[1]\nattn_score_22 = query_2.dot(keys_2)\nprint(attn_score_22)', omega22.line, { cell: '3.4.1/attn_score_22' }),
         codeCell('attn_scores_2 = query_2 @ keys.T   # all scores for this query\nprint(attn_scores_2)', r('3.4.1/attn_scores_2').line, { cell: '3.4.1/attn_scores_2' }),
         place(plane.el),
-        para('Dividing by ', ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], ' keeps the scores in the range where softmax still has useful gradients:'),
+        para(tr('stepByStep.dividing'), ['$', `\\sqrt{d_k} = \\sqrt{${dk}}`], tr('stepByStep.keepsScoresRangeWhere')),
         codeCell('d_k = keys.shape[-1]\nprint(attn_scores_2 / d_k**0.5)', r('scaled_scores_2').line),
         ask.topWeight.placed(),
         ask.topWeight.gate(
-          para('and softmax turns the scaled scores into weights that sum to 1:'),
+          para(tr('stepByStep.softmaxTurnsScaledScores')),
           codeCell('attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)\nprint(attn_weights_2)', weights2.line, { cell: '3.4.1/attn_weights_2' }),
-          h('h3', { text: 'The context vector, now built from values' }),
+          h('h3', { text: tr('stepByStep.contextVectorNowBuilt') }),
           tex('z^{(2)} = \\sum_{j=1}^{T} \\alpha_{2j}\\, v^{(j)} = \\alpha_2 \\cdot \\text{values}', true),
           ask.z2Lands.placed(),
           ask.z2Lands.gate(
             h('div', { 'data-testid': 'z2' }, tex(`\\begin{aligned}z^{(2)} ${sumLines(weights2.values.map((a, j) => `${fixed4(a)}{\\cdot}v^{(${j + 1})}`))} \\\\ &= [${z2.values.map(fixed4).join(', ')}]\\end{aligned}`, true)),
-            para(`Note z(2) has ${plural(z2.shape[0], 'entry', 'entries')} now (d_out = ${st.d_out}), ${z2.shape[0] === d_in ? `as many as the inputs (d_in = ${d_in})` : `not ${d_in} like the inputs`}.`),
+            para(tr('stepByStep.noteHasNowOut', { p1: entries(z2.shape[0]), d_out: st.d_out, p3: z2.shape[0] === d_in ? tr('stepByStep.manyInputs', { d_in }) : tr('stepByStep.notLikeInputs', { d_in }) })),
             codeCell('context_vec_2 = attn_weights_2 @ values\nprint(context_vec_2)', z2.line, { cell: '3.4.1/context_vec_2' })))),
     );
   }

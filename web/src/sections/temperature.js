@@ -8,13 +8,14 @@ import { sectionFrame, keyboardScroll } from './common.js';
 import { nextFrame, nextTask, offScreen } from '../scheduler.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
+import { t } from '../i18n/index.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
 
-export default { id: 'temperature', title: 'Feel the scaling: a temperature slider', rung: null, build };
+export default { id: 'temperature', get title() { return t('temperature.title'); }, rung: null, build };
 
 function build(ctx) {
-  const { el, body } = sectionFrame('temperature', 'Feel the scaling: a temperature slider');
+  const { el, body } = sectionFrame('temperature', t('temperature.title'));
   const sliderId = uid('temp'), helpId = uid('temp-help');
   const slider = h('input', { type: 'range', id: sliderId, min: String(-2 * T_STEPS_PER_DECADE), max: String(2 * T_STEPS_PER_DECADE), step: '1',
     'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks'),
@@ -34,7 +35,7 @@ function build(ctx) {
   const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
   const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'weights under T', title: 'softmax(ω / T), every query', testid: 'temperature-heatmap',
-    rowName: 'query', colName: 'key', scale: 'rows' });
+    rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   const plane = pointPlot({ title: 'z⁽²⁾ among the value vectors', testid: 'temperature-plane',
     summary: 'The value vectors v(j) as labelled points and z(2) under T, their weighted mean, as a diamond; spokes are as thick as each weight.',
     x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });

@@ -19,8 +19,9 @@ import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
 import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
 import { previousTokenVerdict, verdictText } from './train-verdict.js';
+import { t } from '../i18n/index.js';
 
-export default { id: 'train', title: 'Train it: watch W_q, W_k and W_v learn', rung: null, build };
+export default { id: 'train', get title() { return t('train.title'); }, rung: null, build };
 
 const LR_MAX = 10;
 const RECORDS_PER_FRAME = 2;          // playback: 300 steps in about 2.5 s at 60 frames a second
@@ -50,7 +51,7 @@ export function parseLr(text) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('train', 'Train it: watch W_q, W_k and W_v learn');
+  const { el, body } = sectionFrame('train', t('train.title'));
   // the task as the engine defines it: its steps, print interval and optimizers do not change with the inputs
   const defined = trainTaskOf(ctx.engine, taskSettings(ctx.state, 'adam'));
   const TRAIN_STEPS = defined.steps;
@@ -87,10 +88,10 @@ function build(ctx) {
     describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
   const lossPlot = linePlot(lossOptions);
   const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights for the tokens as written (order 1 of 4): query × key', testid: 'train-heatmap',
-    rowName: 'query', colName: 'key', scale: 'rows' });
+    rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
   const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: `${name}.weight transposed`, title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
-    testid: `train-${name}`, rowName: 'input', colName: 'output', scale: 'diverging', domain: [-1, 1] }));
+    testid: `train-${name}`, rowName: t('word.input'), colName: t('word.output'), scale: 'diverging', domain: [-1, 1] }));
   const wViews = wOptions.map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
   const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
 

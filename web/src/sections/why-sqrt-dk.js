@@ -6,10 +6,11 @@ import { h, para, uid, codeCell, fixed4, place, setText } from '../dom.js';
 import { seedFor } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { linePlot, fixed } from '../views/index.js';
+import { t } from '../i18n/index.js';
 
 const DK_MIN = 2, DK_MAX = 1024, DK_DEFAULT = 64;
 
-export default { id: 'why-sqrt-dk', title: 'Why divide by √d_k?', rung: null, build };
+export default { id: 'why-sqrt-dk', get title() { return t('whySqrtDk.title'); }, rung: null, build };
 
 // The sentence the sweep supports, from its own numbers.
 export function conclusion(sweep) {
@@ -25,7 +26,7 @@ export function conclusion(sweep) {
 }
 
 function build(ctx) {
-  const { el, body } = sectionFrame('why-sqrt-dk', 'Why divide by √d_k?');
+  const { el, body } = sectionFrame('why-sqrt-dk', t('whySqrtDk.title'));
   const inputId = uid('dk'), errorId = uid('dk-error');
   const input = h('input', { type: 'number', id: inputId, min: String(DK_MIN), max: String(DK_MAX), step: '1', value: String(DK_DEFAULT),
     inputmode: 'numeric', class: 'dk-input', 'data-testid': 'dk-input', 'aria-describedby': errorId });

@@ -6,6 +6,7 @@ import { el, setAttr, setText, uid } from './nodes.js';
 import { sched } from './schedule.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
+import { say } from './words.js';
 
 const CELL_MAX_EM = 4.4;           // cells never grow wider than this (views.css): a 2-column matrix stays compact
 const MONO_CHAR_EM = 0.62;         // width of one monospace digit, in ems of the cell's font
@@ -93,7 +94,7 @@ export function matrixView(data, options = {}) {
   const body = el('div', { class: 'mv-body' }, table, tip);
   const legendEl = el('div', { class: 'mv-legend', 'aria-hidden': 'true' });
   // PyTorch's print may scroll sideways: a Tab stop (and a region name) so the keyboard can scroll it
-  const printEl = el('pre', { class: 'out mv-print', hidden: true, tabindex: '0', role: 'region', 'aria-label': `${name}, as PyTorch prints it` });
+  const printEl = el('pre', { class: 'out mv-print', hidden: true, tabindex: '0', role: 'region', 'aria-label': say('views.matrix.print', { name }) });
   root.append(head, body, ...(legend ? [legendEl] : []), printEl);   // append(null) would add the text "null"
 
   let rows = 0, cols = 0;
@@ -192,7 +193,7 @@ export function matrixView(data, options = {}) {
     if (key !== labelsKey) { labelsKey = key; labelsVersion++; }
     setText(shapeBadge, next.shape.join('×'));
     setText(cornerText, `${rowName} \\ ${colName}`);
-    setAttr(table, 'aria-label', `${name}, ${next.shape.join(' by ')}${next.shape.length === 1 ? ' values' : ''}`);
+    setAttr(table, 'aria-label', next.shape.length === 1 ? say('views.matrix.tableVector', { name, n: next.shape[0] }) : say('views.matrix.table', { name, shape: next.shape.join(say('views.matrix.by')) }));
 
     // labels: as wide as the longest (at most 7 ems), abbreviated when the view is narrow (layout())
     labelEm = Math.min(7, Math.max(1.6, Math.max(...rowLabels.map((s) => s.length)) * 0.5 + 0.8));   // 0.8em text
@@ -385,7 +386,7 @@ export function matrixView(data, options = {}) {
     const said = cell.said;
     if (!said || said.pending !== pending || said.shown !== shown || said.masked !== cell.masked || said.valueText !== cell.valueText || said.where !== cell.where) {
       cell.said = { pending, shown, masked: cell.masked, valueText: cell.valueText, where: cell.where };
-      const label = pending ? `${cell.where}: not computed yet` : `${shown ? `${shown}, ` : ''}${cell.where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
+      const label = pending ? say('views.matrix.pendingCell', { where: cell.where }) : `${shown ? `${shown}, ` : ''}${cell.where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
       if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
     }
     // its colour once it shows: a pending cell is drawn grey over it (views.css), and a colour written
@@ -544,7 +545,7 @@ export function matrixView(data, options = {}) {
     const [lo, hi] = scale.domain;
     const stops = Array.from({ length: 11 }, (_, i) => `${cssRgb(scale.at(i / 10))} ${i * 10}%`).join(', ');
     const label = (v) => fixed(v, Math.abs(hi - lo) >= 10 ? 0 : Math.abs(hi - lo) >= 2 ? 1 : 2);
-    const parts = scale.kind === 'rows' ? ['row min', 'row max'] : scale.kind === 'diverging' ? [label(lo), '0', label(hi)] : [label(lo), label(hi)];
+    const parts = scale.kind === 'rows' ? [say('views.legend.rowMin'), say('views.legend.rowMax')] : scale.kind === 'diverging' ? [label(lo), '0', label(hi)] : [label(lo), label(hi)];
     if (legendEl.dataset.key === stops + parts.join()) return;
     legendEl.dataset.key = stops + parts.join();
     legendEl.replaceChildren(
@@ -557,7 +558,7 @@ export function matrixView(data, options = {}) {
     const cell = cells[row] && cells[row][col];
     if (!cell) return;
     const where = `${name}[${rowLabels[row]}, ${colLabels[col]}]`;
-    setText(tipText, cell.pending ? `${where}: not computed yet` : `${where} = ${cell.masked ? `0 (${cell.masked})` : cell.valueText}`);
+    setText(tipText, cell.pending ? say('views.matrix.pendingCell', { where }) : `${where} = ${cell.masked ? `0 (${cell.masked})` : cell.valueText}`);
     tip.hidden = false;
     const bounds = clipBoxOf(root) || { left: 0, right: innerWidth, top: 0 };
     const minLeft = Math.max(0, bounds.left) + 2, maxRight = Math.min(innerWidth, bounds.right) - 2;

@@ -5,6 +5,7 @@
 import { el, svg, setAttr, setText, uid, onResize } from './nodes.js';
 import { fixed } from './format.js';
 import { sched } from './schedule.js';
+import { say } from './words.js';
 
 const MARGIN = { top: 24, right: 14, bottom: 42, left: 54 };
 const FALLBACK_WIDTH = 560;
@@ -364,8 +365,8 @@ export function pointPlot(options) {
     setAttr(ring, 'cy', y(p.y).toFixed(1));
     setAttr(ring, 'r', k === n ? '11' : '7');
     setAttr(ring, 'visibility', 'visible');
-    const share = k < n && data.weights ? `, weight ${fixed(data.weights[k], 4)} in ${m && m.label ? m.label : 'the marker'}` : '';
-    setText(frame.readout, `${p.label || `point ${k + 1}`} = [${fixed(p.x, 4)}, ${fixed(p.y, 4)}]${share}`);
+    const share = k < n && data.weights ? say('views.plot.share', { weight: fixed(data.weights[k], 4), marker: m && m.label ? m.label : say('views.plot.marker') }) : '';
+    setText(frame.readout, `${p.label || say('views.plot.point', { k: k + 1 })} = [${fixed(p.x, 4)}, ${fixed(p.y, 4)}]${share}`);
   }
 
   frame.svg.addEventListener('pointermove', (e) => {

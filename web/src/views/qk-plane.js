@@ -5,6 +5,7 @@
 import { el, svg, setText } from './nodes.js';
 import { fixed } from './format.js';
 import { sched } from './schedule.js';
+import { say } from './words.js';
 
 const SIZE = 320, PAD = 34;   // the square drawing, in SVG units
 const sub = (n) => String(n).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
@@ -31,7 +32,7 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
       drawing.style.display = 'none';
       scoreList.replaceChildren();
       setText(title, '');
-      setText(note, `With d_out = ${d}, each query and key has ${d} number${d === 1 ? '' : 's'}: a point of a plane needs exactly 2, so this drawing of q⁽${sup(query)}⁾ and the keys appears when d_out = 2 (the book’s).`);
+      setText(note, d === 1 ? say('views.qk.notTwoOne', { q: sup(query) }) : say('views.qk.notTwo', { d, q: sup(query) }));
       sched.drawWhenSeen(root, () => {});   // (an arrows' draw still waiting is moot)
       return;
     }
@@ -39,8 +40,8 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
     drawing.style.display = '';
     setText(note, '');
     const n = keys.shape[0];
-    setText(title, `q⁽${sup(query)}⁾ (blue) and the keys (orange) in the plane. Each dotted line drops a key onto q⁽${sup(query)}⁾’s line: ω${sub(query)}ⱼ = |q⁽${sup(query)}⁾| × the length of that shadow, negative when it falls behind the origin. Aligned and long means a large score.`);
-    drawing.setAttribute('aria-label', `q⁽${sup(query)}⁾ and the ${n} keys as arrows from the origin; the scores are listed below the drawing.`);
+    setText(title, say('views.qk.title', { q: sup(query), i: sub(query) }));
+    drawing.setAttribute('aria-label', say('views.qk.label', { q: sup(query), n }));
     const omega = scores.values.slice(row * scores.shape[1], (row + 1) * scores.shape[1]);
     const items = [];
     for (let j = 0; j < n; j++) items.push(el('li', { 'data-key': j, text: `k⁽${sup(j + 1)}⁾ ${words[j]}: ω${sub(query)}${sub(j + 1)} = ${fixed(Number(omega[j]), 4)}` }));

@@ -5,6 +5,7 @@
 // A step may build its views up (reveals: what it computes; the rest is drawn pending), draw itself
 // compactly beside the caption (focus), and be gated (id + a 'stepgate' listener, e.g. a prediction).
 import { el, setText, setAttr } from './nodes.js';
+import { say } from './words.js';
 
 const TYPING = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -47,11 +48,11 @@ function watchPrint(root, hooks) {
   addEventListener('afterprint', () => printing(false));
 }
 
-export function stepper({ steps, views = {}, label = 'Steps', testid, onChange } = {}) {
+export function stepper({ steps, views = {}, label = say('views.stepper.label'), testid, onChange } = {}) {
   const prevBtn = el('button', { type: 'button', class: 'stepper-btn', 'data-testid': 'step-prev' },
-    el('span', { 'aria-hidden': 'true', text: '← ' }), 'Back');
+    el('span', { 'aria-hidden': 'true', text: '← ' }), say('views.stepper.back'));
   const nextBtn = el('button', { type: 'button', class: 'stepper-btn', 'data-testid': 'step-next' },
-    'Next', el('span', { 'aria-hidden': 'true', text: ' →' }));
+    say('views.stepper.next'), el('span', { 'aria-hidden': 'true', text: ' →' }));
   const count = el('span', { class: 'stepper-count' });
   const dots = el('span', { class: 'stepper-dots', 'aria-hidden': 'true' });
   const caption = el('div', { class: 'stepper-caption', 'data-testid': 'step-caption', 'aria-live': 'polite' });
@@ -86,7 +87,7 @@ export function stepper({ steps, views = {}, label = 'Steps', testid, onChange }
       if (spec) view.highlight(spec);
       else view.clearHighlight();
     }
-    setText(count, `Step ${index + 1} of ${list.length}`);
+    setText(count, say('views.stepper.count', { n: index + 1, total: list.length }));
     // aria-disabled, not disabled: a button that becomes disabled drops keyboard focus to <body>
     setAttr(prevBtn, 'aria-disabled', String(index === 0));
     setAttr(nextBtn, 'aria-disabled', String(index === list.length - 1));
