@@ -211,6 +211,9 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
     const at = items.indexOf(e.target);
     const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
     if (to !== undefined) { e.preventDefault(); e.stopPropagation(); items[(to + items.length) % items.length].focus(); return; }
+    // chosen on the key's press, not on the click it would make: that click, after the focus went back to
+    // the button, opened the menu again in Firefox
+    if ((e.key === 'Enter' || e.key === ' ') && at >= 0) { e.preventDefault(); e.stopPropagation(); choose(items[at]); return; }
     if (e.key === 'Escape') { e.preventDefault(); e.stopPropagation(); close(true); }
     if (e.key === 'Tab') close(false);
   });
@@ -233,7 +236,7 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
         const svgText = drawn.svg || svgFromScene(drawn.scene);
         const blob = action === 'svg' ? new Blob([svgText], { type: 'image/svg+xml' })
           : await pngOf(drawn.scene ? sceneCanvas(drawn.scene, 2) : await svgCanvas(svgText, 2));
-        tell({ action, file, type: blob.type, blob, ...(action === 'svg' ? { text: svgText } : { width: drawn.scene?.width, height: drawn.scene?.height }) });
+        tell({ action, file, type: blob.type, blob, ...(action === 'svg' ? { text: svgText } : { scene: drawn.scene || null, svg: drawn.svg || null }) });
         said = save(blob, file);
       } else if (action === 'csv' || action === 'torch') {
         const n = numbers();
@@ -262,7 +265,8 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
       tell({ action, error: status.textContent });
     }
   }
-  for (const it of items) it.addEventListener('click', () => { close(true); run(it.dataset.action); });
+  const choose = (it) => { close(true); run(it.dataset.action); };
+  for (const it of items) it.addEventListener('click', () => choose(it));
   return { el: wrap, run };
 }
 
