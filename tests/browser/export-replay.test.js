@@ -8,6 +8,10 @@
 const { test, before, after } = require('node:test');
 const assert = require('node:assert/strict');
 const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { pathToFileURL } = require('node:url');
 const { launch, startServer, newPage, waitForLab } = require('./helpers');
 
 let browser, server;
@@ -155,4 +159,77 @@ test('a bad or tampered permalink is one sentence, and nothing is computed', asy
     assert.deepEqual(problems, [], query);
     await page.close();
   }
+});
+
+test('the section as one HTML file opens from disk, offline, in the same state', async () => {
+  const { page, problems } = await newPage(browser.context);
+  await page.goto(`${server.url}index.html?section=causal&words=x+y+z&inputs=[[0.5,-1],[2,0.25],[1,1]]&seed=3&d-out=2`);
+  await waitForLab(page);
+  const made = await page.evaluate(async () => {
+    const figure = document.querySelector('attention-lab').shadowRoot.querySelector('figure.mv');
+    const done = new Promise((resolve) => document.addEventListener('attention-lab-export', (e) => resolve(e.detail), { once: true }));
+    figure.querySelector('[data-testid=export-button]').click();
+    figure.querySelector('.export-item[data-action=html]').click();
+    const d = await done;
+    return { file: d.file, text: d.text, error: d.error || null, state: document.querySelector('attention-lab').state,
+      cells: [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('td.mv-cell')].slice(0, 40).map((td) => td.dataset.value) };
+  });
+  assert.equal(made.error, null);
+  assert.equal(made.file, 'attention-lab-causal.html');
+  assert.doesNotMatch(made.text, /<script src=|<link /, 'nothing loaded from elsewhere');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'attn-export-'));
+  const file = path.join(dir, made.file);
+  fs.writeFileSync(file, made.text);
+  // offline: every request that is not the file itself (or a data: or blob: URL) is refused
+  const other = await newPage(browser.context);
+  const asked = [];
+  await other.page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:') || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    asked.push(url);
+    return route.abort();
+  });
+  await other.page.goto(pathToFileURL(file).href);
+  await waitForLab(other.page);
+  const reopened = await other.page.evaluate(() => ({ state: document.querySelector('attention-lab').state,
+    cells: [...document.querySelector('attention-lab').shadowRoot.querySelectorAll('td.mv-cell')].slice(0, 40).map((td) => td.dataset.value) }));
+  assert.deepEqual(reopened, { state: made.state, cells: made.cells });
+  assert.deepEqual(asked, [], 'no network request');
+  assert.deepEqual(other.problems, []);
+  assert.deepEqual(problems, []);
+  await other.page.close(); await page.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('in a frame sandboxed with allow-scripts alone: the download is said to depend on the frame, and the text is there to copy', async () => {
+  const { page, problems } = await newPage(browser.context);
+  const host = `${server.url}sandboxed-host-46.html`;
+  await page.route(host, (route) => route.fulfill({ contentType: 'text/html',
+    body: '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><iframe sandbox="allow-scripts" src="embed.html?section=batched" style="width: 1000px; height: 900px"></iframe>' }));
+  await page.goto(host);
+  const frame = await (await page.waitForSelector('iframe')).contentFrame();
+  await frame.waitForFunction(() => document.querySelector('attention-lab')?.shadowRoot?.querySelector('[data-testid=engine-footer]'));
+  await frame.evaluate(() => document.querySelector('attention-lab').updateComplete);
+  const said = await frame.evaluate(async () => {
+    const figure = document.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=batched-product] [data-matrix=attn_weights]');
+    const out = {};
+    for (const action of ['csv', 'torch']) {
+      const done = new Promise((resolve) => document.addEventListener('attention-lab-export', (e) => resolve(e.detail), { once: true }));
+      figure.querySelector('[data-testid=export-button]').click();
+      figure.querySelector(`.export-item[data-action=${action}]`).click();
+      const d = await done;
+      // the status is written once the copy has been tried
+      await new Promise((resolve) => { const wait = () => (figure.querySelector('[data-testid=export-status]').textContent ? resolve() : requestAnimationFrame(wait)); wait(); });
+      out[action] = { text: d.text, status: figure.querySelector('[data-testid=export-status]').textContent, area: figure.querySelector('textarea.export-copy')?.value ?? null };
+      figure.querySelector('[data-testid=export-status]').textContent = '';
+    }
+    return out;
+  });
+  assert.match(said.csv.status, /^Saved attn_weights\.csv\. If your browser shows no download, the page around this one does not let it download files/);
+  assert.equal(said.csv.area, said.csv.text.replace(/\r\n/g, '\n'), 'the CSV to copy by hand (a text field keeps its lines as LF)');
+  assert.match(said.torch.status, /copy it with Ctrl\+C/);
+  assert.equal(said.torch.area, said.torch.text);
+  assert.match(said.torch.text, /^torch\.tensor\(\[\[0\.20983477, /);
+  assert.deepEqual(problems, []);
+  await page.close();
 });

@@ -18,7 +18,7 @@ export const EXPORT_TEXT = {
   html: 'This section as an HTML file',
   link: 'Copy link to this state',
   saved: (file) => `Saved ${file}.`,
-  savedFramed: (file) => `Saved ${file}. If your browser shows no download, the page around this one does not let it download files: use Copy as PyTorch or the CSV's text instead.`,
+  savedFramed: (file) => `Saved ${file}. If your browser shows no download, the page around this one does not let it download files (an iframe sandboxed without allow-downloads).`,
   copied: (what) => `Copied ${what}.`,
   copyByHand: (what) => `This page may not use the clipboard: ${what} is selected below; copy it with Ctrl+C (⌘C on a Mac).`,
   failed: (what, why) => `Could not make the ${what}: ${why}`,
@@ -175,7 +175,10 @@ const pngOf = (canvas) => new Promise((resolve, reject) => {
 
 // Copies text; where the clipboard is refused (a sandboxed frame, an old browser), shows it selected.
 async function copy(text, what, status) {
+  // (a frame whose permissions policy refuses the clipboard is not asked: Chromium logs an error)
+  const policy = document.permissionsPolicy || document.featurePolicy;
   try {
+    if (!navigator.clipboard || (policy && !policy.allowsFeature('clipboard-write'))) throw new Error('no clipboard');
     await navigator.clipboard.writeText(text);
     return EXPORT_TEXT.copied(what);
   } catch {
@@ -245,6 +248,8 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
           const text = csvText(n), file = `${stem}.csv`;
           tell({ action, file, type: 'text/csv', text });
           said = save(new Blob([text], { type: 'text/csv' }), file);
+          // in a frame, which may not let it download: the text too, to copy
+          if (inFrame()) said = `${said} ${await copy(text, EXPORT_TEXT.csvWhat, status)}`;
         } else {
           const text = torchLiteral(n);
           tell({ action, type: 'text/x-python', text });
