@@ -129,14 +129,15 @@ test('a permalink does not answer the questions: its step waits at the first one
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}index.html?section=step-by-step&step=12`);
   await waitForLab(page);
-  const held = await page.waitForFunction(() => {
+  // the walk stops where ω₂₂'s question holds it, and the question says why (learn/prompt.js's hold)
+  await page.waitForFunction(() => document.querySelector('attention-lab').shadowRoot.textContent.includes('The next step computes ω₂₂: type your prediction first'));
+  const held = await page.evaluate(() => {
     const root = document.querySelector('attention-lab').shadowRoot;
-    const hold = root.querySelector('.stepper .hold, [data-testid=step-hold], .prompt[data-held]');
-    const stepper = root.querySelector('.stepper[data-step]');
-    return stepper && { step: Number(stepper.dataset.step) + 1, pending: root.querySelectorAll('[data-matrix=attn_scores] td[data-pending], [data-matrix=attn_scores_2] td[data-pending]').length };
+    const stepper = root.querySelector('[data-testid=projection-stepper]');
+    return { step: Number(stepper.dataset.step) + 1, omega22: root.querySelector('[data-section=step-by-step] [data-matrix=attn_scores] td[data-row="1"][data-col="1"]')?.dataset.pending ?? null };
   });
-  const { step } = await held.jsonValue();
-  assert.ok(step < 12, `held before step 12 (at ${step}) until ω₂₂ is predicted`);
+  assert.ok(held.step > 1 && held.step < 12, `walked on, and held before step 12 (at ${held.step}) until ω₂₂ is predicted`);
+  assert.equal(held.omega22, 'true', 'ω₂₂ is not shown');
   assert.deepEqual(problems, []);
   await page.close();
 });
