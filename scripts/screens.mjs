@@ -31,6 +31,18 @@ async function shootView(page, testid, file) {
   await page.screenshot({ path: path.join(OUT, file) });
 }
 
+// A drawing's export menu, opened with the keyboard on the batched product's weights, then closed (Escape).
+async function shootExportMenu(page, file) {
+  const button = page.locator('[data-testid=batched-product] [data-matrix=attn_weights] [data-testid=export-button]');
+  await button.evaluate((b) => b.closest('.product').scrollIntoView({ block: 'start' }));
+  await button.focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(OUT, file) });
+  await page.keyboard.press('Escape');
+}
+
 const browser = await launch();
 const server = await startServer();
 try {
@@ -86,6 +98,7 @@ try {
     // q(2) and the keys in the plane; the batched product with an output row linked
     await shootView(page, 'qk-plane', `${tag}-qk-plane.png`);
     await shootView(page, 'batched-product', `${tag}-batched-product.png`);
+    await shootExportMenu(page, `${tag}-export-menu.png`);
     // the bug hunt: a fresh round before the answer (the last pass may have answered one), then "Just show
     // me": the buggy line beside the book's
     const round = await page.locator('[data-section=bug-hunt] [data-testid=bug-hunt]').getAttribute('data-round');

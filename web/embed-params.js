@@ -1,5 +1,7 @@
-// The one home of embed.html's URL parameters, for embed.js (which reads them) and author.js (which
-// writes them into the iframe snippet): their names and the longest value embed.html reads.
+// The one home of the URL parameters of embed.html and index.html (a state permalink: the export menu's
+// "Copy link to this state", web/src/views/export-state.js, writes them), for embed.js and page.js (which
+// read them) and author.js (which writes them into the iframe snippet): their names, the longest value
+// embed.html reads, and the step parameter (the §3.4.1 stepper's step, 1-based as "Step i of n").
 'use strict';
 self.AttentionLabEmbedParams = Object.freeze({
   // Every valid inputs value fits, written compactly: 16 × 16 numbers of at most 24 characters each
@@ -7,6 +9,22 @@ self.AttentionLabEmbedParams = Object.freeze({
   limit: 8192,
   // the element's attributes, then embed.html's own: the accent colour, the font, and the parent's
   // origin (the only window embed.html posts the element's events to)
-  attributes: Object.freeze(['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'theme', 'engine', 'exercises', 'lang']),
-  page: Object.freeze(['accent', 'font', 'parent-origin']),
+  attributes: Object.freeze(['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'weights', 'theme', 'engine', 'exercises', 'lang']),
+  page: Object.freeze(['accent', 'font', 'parent-origin', 'step']),
+  // ?step=N: {value} or {error: the sentence}. A link's step is where the stepper goes, one step at a
+  // time: a step behind a question the reader has not answered waits for the answer (docs/questions.md).
+  stepOf(text) {
+    if (text === null) return { value: null };
+    const t = text.trim();
+    if (!/^\d{1,3}$/.test(t) || Number(t) < 1) return { error: `step="${t.slice(0, 20)}" is not a step; write a whole number from 1, e.g. step=3 (the stepper's "Step 3 of n"), or leave it out.` };
+    return { value: Number(t) };
+  },
+  // Moves lab's stepper (the first in its section, if any) to step once its first numbers are shown.
+  goToStep(lab, step) {
+    if (!step) return;
+    customElements.whenDefined('attention-lab').then(() => lab.updateComplete).then(() => {
+      const stepper = lab.shadowRoot && lab.shadowRoot.querySelector('.stepper[data-step]');
+      if (stepper) stepper.dispatchEvent(new CustomEvent('stepgo', { detail: { index: step - 1 } }));
+    });
+  },
 });

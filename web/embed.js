@@ -16,7 +16,8 @@
 
   // The page's own parameters, checked here: a bad one is one sentence in the frame, and no widget.
   const problems = [];
-  for (const name of [...attributes, 'accent', 'font', 'parent-origin']) {
+  const { stepOf, goToStep } = self.AttentionLabEmbedParams;
+  for (const name of [...attributes, 'accent', 'font', 'parent-origin', 'step']) {
     const value = param(name);
     if (value !== null && value.length > limit) problems.push(`The ${name} parameter is ${value.length.toLocaleString('en')} characters long; embed.html reads at most ${limit.toLocaleString('en')}. Use the script and element snippet for an example this large.`);
   }
@@ -33,6 +34,8 @@
     }
   }
 
+  const step = stepOf(param('step'));   // a permalink's step (embed-params.js)
+  if (step.error) problems.push(step.error);
   let shown;
   if (problems.length) {
     shown = document.createElement('p');
@@ -56,6 +59,7 @@
     if (font !== null) shown.style.setProperty('--attention-lab-font', font);
   }
   document.body.appendChild(shown);
+  if (!problems.length) goToStep(shown, step.value);
 
   // The events, to the parent's origin only (postMessage drops them if the parent is another origin);
   // with no ?parent-origin= nothing is sent. The detail is plain data (arrays, numbers, strings).

@@ -1,9 +1,25 @@
-// index.html's only script: passes ?engine=scalar|simd and ?section=... from the URL to the element.
-// The element validates both and shows a clear message for a bad value.
+// index.html's only script: passes ?engine=, ?section= and a state permalink's example (?words=, ?inputs=,
+// ?seed=, ?d-out=, ?temperature=, ?weights=, ?theme=, ?exercises=) and ?step= from the URL to the element
+// (embed-params.js names them). The element validates each and shows one clear sentence for a bad value,
+// computing nothing; a bad step is said here, in the same way.
 'use strict';
 (() => {
+  const { attributes, stepOf, goToStep } = self.AttentionLabEmbedParams;
   const params = new URLSearchParams(location.search);
   const lab = document.getElementById('lab');
-  if (params.has('engine')) lab.setAttribute('engine', params.get('engine'));
-  if (params.has('section')) lab.setAttribute('section', params.get('section'));
+  for (const name of attributes) {
+    const value = params.get(name) ?? (name === 'd-out' ? params.get('d_out') : null);
+    if (value !== null) lab.setAttribute(name, value);
+  }
+  const step = stepOf(params.get('step'));
+  if (step.error) {
+    const p = document.createElement('p');
+    p.className = 'fatal';
+    p.setAttribute('role', 'alert');
+    p.dataset.testid = 'page-error';
+    p.textContent = `attention-lab: ${step.error}`;
+    lab.replaceWith(p);
+    return;
+  }
+  goToStep(lab, step.value);
 })();

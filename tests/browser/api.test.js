@@ -189,7 +189,7 @@ test('custom-elements.json names the element\'s attributes, properties, methods 
   const missing = await page.evaluate((names) => names.filter((n) => !(n in document.getElementById('lab'))), members);
   assert.deepEqual(missing, [], 'every member in the manifest is on the element');
   for (const a of decl.attributes.filter((x) => x.fieldName)) assert.ok(members.includes(a.fieldName), `${a.name}'s property ${a.fieldName} is a member`);
-  assert.deepEqual(decl.events.map((e) => e.name).sort(), ['attention-lab-answer', 'attention-lab-change', 'attention-lab-progress', 'attention-lab-summary']);
+  assert.deepEqual(decl.events.map((e) => e.name).sort(), ['attention-lab-answer', 'attention-lab-change', 'attention-lab-export', 'attention-lab-progress', 'attention-lab-summary']);
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   assert.equal(pkg.customElements, 'dist/web/custom-elements.json');
   assert.ok(fs.existsSync(path.join(WEB, 'types/attention-lab.d.ts')), 'the build copies the types');

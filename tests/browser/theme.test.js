@@ -33,7 +33,7 @@ async function axe(page) {
 }
 
 const hostStyle = (page, prop) => page.evaluate((p) => getComputedStyle(document.querySelector('attention-lab')).getPropertyValue(p).trim(), prop);
-const buttonBg = (page) => page.evaluate(() => getComputedStyle(document.querySelector('attention-lab').shadowRoot.querySelector('button')).backgroundColor);
+const buttonBg = (page) => page.evaluate(() => getComputedStyle(document.querySelector('attention-lab').shadowRoot.querySelector('button:not([class^=export])')).backgroundColor);
 
 for (const [name, html, scheme, bg] of [
   ['light', '<attention-lab theme="light"></attention-lab>', 'dark', 'rgb(255, 255, 255)'],
@@ -54,7 +54,7 @@ test('the custom properties restyle accent, colours and font, in both themes', a
   const { page, problems } = await pageWith(`${style}<attention-lab section="classes" theme="light"></attention-lab><attention-lab section="classes" theme="dark"></attention-lab>`);
   await page.setViewportSize({ width: 1280, height: 6000 });   // both on screen (see pageWith on axe)
   const read = () => page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((el) => {
-    const b = el.shadowRoot.querySelector('button');
+    const b = el.shadowRoot.querySelector('button:not([class^=export])');
     const cs = getComputedStyle(el);
     return { button: getComputedStyle(b).backgroundColor, font: cs.fontFamily, bg: cs.backgroundColor, fg: cs.color };
   }));
@@ -141,7 +141,7 @@ const contrast = (a, b) => {
   return (hi + 0.05) / (lo + 0.05);
 };
 const buttonColours = (page) => page.evaluate(() => [...document.querySelectorAll('attention-lab')].map((el) => {
-  const cs = getComputedStyle(el.shadowRoot.querySelector('button'));
+  const cs = getComputedStyle(el.shadowRoot.querySelector('button:not([class^=export])'));
   return { bg: cs.backgroundColor, fg: cs.color };
 }));
 

@@ -76,11 +76,25 @@ export interface AttentionLabProgressDetail {
   summary: AttentionLabSummary;
 }
 
+/** detail of attention-lab-export: a drawing's export menu made something (docs/embedding.md, "Export and state permalinks"). */
+export interface AttentionLabExportDetail {
+  /** the drawing's name, e.g. "attn_weights" */
+  name: string;
+  action: 'png' | 'svg' | 'csv' | 'torch' | 'html' | 'link';
+  file?: string;
+  type?: string;
+  text?: string;
+  blob?: Blob;
+  /** the sentence the menu showed when it could not make it */
+  error?: string;
+}
+
 export interface AttentionLabEventMap {
   'attention-lab-change': CustomEvent<AttentionLabChangeDetail>;
   'attention-lab-answer': CustomEvent<AttentionLabAnswerDetail>;
   'attention-lab-progress': CustomEvent<AttentionLabProgressDetail>;
   'attention-lab-summary': CustomEvent<AttentionLabSummary>;
+  'attention-lab-export': CustomEvent<AttentionLabExportDetail>;
 }
 
 export interface AttentionLabElement extends HTMLElement {
@@ -183,6 +197,7 @@ declare global {
     'attention-lab-answer': CustomEvent<AttentionLabAnswerDetail>;
     'attention-lab-progress': CustomEvent<AttentionLabProgressDetail>;
     'attention-lab-summary': CustomEvent<AttentionLabSummary>;
+    'attention-lab-export': CustomEvent<AttentionLabExportDetail>;
   }
   // eslint-disable-next-line no-var
   var AttentionLab: AttentionLabGlobal;

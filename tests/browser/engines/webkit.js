@@ -7,7 +7,7 @@ const { execFileSync } = require('node:child_process');
 const { Builder, Key, Origin } = require('selenium-webdriver');
 const { Driver } = require('./driver');
 
-const KEYS = { Home: Key.HOME, End: Key.END, ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, Enter: Key.ENTER, Tab: Key.TAB };
+const KEYS = { Home: Key.HOME, End: Key.END, ArrowLeft: Key.ARROW_LEFT, ArrowRight: Key.ARROW_RIGHT, Enter: Key.ENTER, Tab: Key.TAB, ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP, Escape: Key.ESCAPE };
 
 // MiniBrowser ships inside libwebkit2gtk-4.1-0, off PATH; dpkg knows where.
 function miniBrowserPath() {

@@ -7,6 +7,7 @@ import { sched } from './schedule.js';
 import { scaleFor, cssRgb, textOn, themedStops } from './color.js';
 import { shortestFloat32, fixed } from './format.js';
 import { say } from './words.js';
+import { exportMenu, matrixScene, fileStem } from './export.js';
 
 const CELL_MAX_EM = 4.4;           // cells never grow wider than this (views.css): a 2-column matrix stays compact
 const MONO_CHAR_EM = 0.62;         // width of one monospace digit, in ems of the cell's font
@@ -96,6 +97,12 @@ export function matrixView(data, options = {}) {
   // PyTorch's print may scroll sideways: a Tab stop (and a region name) so the keyboard can scroll it
   const printEl = el('pre', { class: 'out mv-print', hidden: true, tabindex: '0', role: 'region', 'aria-label': say('views.matrix.print', { name }) });
   root.append(head, body, ...(legend ? [legendEl] : []), printEl);   // append(null) would add the text "null"
+  // the drawing's export menu (export.js): its image as drawn, its numbers as the engine gave them
+  if (options.exportable !== false) {
+    head.append(exportMenu(root, { name, stem: fileStem(name), image: () => ({ scene: matrixScene(root, typeof options.title === 'string' ? options.title : name) }),
+      numbers: () => latest && { shape: latest.shape, texts: Array.from(latest.values, (v, k) => (latest.texts && latest.texts[k] != null ? String(latest.texts[k]) : shortestFloat32(Number(v)))),
+        rowLabels: rowLabels.slice(), colLabels: colLabels.slice(), rowName, colName } }).el);
+  }
 
   let rows = 0, cols = 0;
   let cells = [];          // cells[r][c] = {td, text (Text node), value, paint (its colour), and what was last written: valueText, shown, label, masked, bg; where and said: what its label was built from}

@@ -6,6 +6,7 @@ import { el, svg, setAttr, setText, uid, onResize } from './nodes.js';
 import { fixed } from './format.js';
 import { sched } from './schedule.js';
 import { say } from './words.js';
+import { exportMenu, svgDrawingText, fileStem, EXPORT_TEXT } from './export.js';
 
 const MARGIN = { top: 24, right: 14, bottom: 42, left: 54 };
 const FALLBACK_WIDTH = 560;
@@ -62,7 +63,11 @@ function plotFrame({ title, summary, testid, kind }) {
   const root = el('figure', { class: `plot plot--${kind}`, 'data-testid': testid },
     el('figcaption', { class: 'plot-title', id: titleId, text: title || '' }), plotSvg, desc, readout);
   setText(desc, summary || '');
-  return { root, svg: plotSvg, axes, marks, focusRing, readout, desc };
+  // the export menu (export.js): the SVG as drawn; its points as numbers, rows of [x, y] (numbersOf, set by the plot)
+  const frame = { root, svg: plotSvg, axes, marks, focusRing, readout, desc, numbersOf: () => null };
+  root.insertBefore(exportMenu(root, { name: title || testid || 'plot', stem: fileStem(testid || title || 'plot'),
+    image: () => ({ svg: svgDrawingText(plotSvg, title || '') }), numbers: () => frame.numbersOf() }).el, plotSvg);
+  return frame;
 }
 
 function drawAxis(group, { x, y, xTicks, yTicks, xAxis, yAxis, width, height }) {
@@ -92,6 +97,12 @@ function drawAxis(group, { x, y, xTicks, yTicks, xAxis, yAxis, width, height }) 
 //             describe(point, series): the words for the point under the pointer}
 export function linePlot(options) {
   const frame = plotFrame({ ...options, kind: 'line' });
+  // every point of every series, a row each: [x, y], labelled by its series
+  frame.numbersOf = () => {
+    const rows = series.flatMap((s) => s.points.filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y)).map((p) => [s.name, p]));
+    return rows.length ? { shape: [rows.length, 2], texts: rows.flatMap(([, p]) => [String(p.x), String(p.y)]), rowLabels: rows.map(([n]) => n),
+      colLabels: [options.x.label, options.y.label], rowName: EXPORT_TEXT.heads.series, colName: EXPORT_TEXT.heads.axis } : null;
+  };
   const legend = el('div', { class: 'plot-legend', 'aria-hidden': 'true' });
   frame.root.insertBefore(legend, frame.svg);
   let series = [];
@@ -242,6 +253,12 @@ function labelSpots(items, obstacles = []) {
 //   weights: optional [w_j]: a spoke from the marker to each point, as thick as its share
 export function pointPlot(options) {
   const frame = plotFrame({ ...options, kind: 'points' });
+  // each point, then the marker: [x, y], labelled
+  frame.numbersOf = () => {
+    const rows = [...data.points, ...(data.marker ? [data.marker] : [])];
+    return rows.length ? { shape: [rows.length, 2], texts: rows.flatMap((p) => [String(p.x), String(p.y)]), rowLabels: rows.map((p, j) => p.label || String(j + 1)),
+      colLabels: [options.x.label, options.y.label], rowName: EXPORT_TEXT.heads.point, colName: EXPORT_TEXT.heads.axis } : null;
+  };
   let data = { points: [], marker: null, weights: null };
   let width = FALLBACK_WIDTH;
   let height = 300;

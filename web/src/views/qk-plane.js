@@ -6,6 +6,7 @@ import { el, svg, setText } from './nodes.js';
 import { fixed } from './format.js';
 import { sched } from './schedule.js';
 import { say } from './words.js';
+import { exportMenu, svgDrawingText, fileStem, EXPORT_TEXT } from './export.js';
 
 const SIZE = 320, PAD = 34;   // the square drawing, in SVG units
 const sub = (n) => String(n).replace(/\d/g, (c) => '₀₁₂₃₄₅₆₇₈₉'[c]);
@@ -20,6 +21,12 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
   const drawing = svg('svg', { viewBox: `0 0 ${SIZE + LABELS} ${SIZE}`, role: 'img' });
   const scoreList = el('ul', { class: 'qk-scores' });
   const root = el('figure', { class: 'qk-plane', 'data-testid': testid }, title, drawing, scoreList, note);
+  // the export menu (export.js): the plane as drawn; q and the keys as rows of [d1, d2] (the engine's texts)
+  let shown = null;
+  const exporter = exportMenu(root, { name: EXPORT_TEXT.qkName, stem: fileStem(testid),
+    image: () => ({ svg: svgDrawingText(drawing, EXPORT_TEXT.qkTitle) }),
+    numbers: () => shown && { shape: [shown.rows.length, 2], texts: shown.rows.flatMap((r) => r.texts), rowLabels: shown.rows.map((r) => r.label), colLabels: ['d1', 'd2'], rowName: EXPORT_TEXT.heads.vector, colName: EXPORT_TEXT.heads.dimension } });
+  root.prepend(el('div', { class: 'qk-head' }, exporter.el));
 
   // The texts and the drawing's box at once; the arrows (sixty-odd SVG nodes, a third of §3.4.1's first
   // update, which brings the page's first numbers) when on screen or in a slice of a later task. The
@@ -28,6 +35,7 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
     const d = keys.shape[1], query = row + 1;
     if (d !== 2) {
       root.dataset.drawn = 'false';
+      shown = null;
       drawing.replaceChildren();
       drawing.style.display = 'none';
       scoreList.replaceChildren();
@@ -37,6 +45,10 @@ export function qkPlane({ testid = 'qk-plane' } = {}) {
       return;
     }
     root.dataset.drawn = 'true';
+    const keyText = (j, c) => (keys.texts ? String(keys.texts[2 * j + c]) : String(keys.values[2 * j + c]));
+    const qText = (c) => (queries.texts ? String(queries.texts[2 * row + c]) : String(queries.values[2 * row + c]));
+    shown = { rows: [{ label: `q${query} ${words[row]}`, texts: [qText(0), qText(1)] },
+      ...Array.from({ length: keys.shape[0] }, (_, j) => ({ label: `k${j + 1} ${words[j]}`, texts: [keyText(j, 0), keyText(j, 1)] }))] };
     drawing.style.display = '';
     setText(note, '');
     const n = keys.shape[0];

@@ -146,6 +146,8 @@ export function stepper({ steps, views = {}, label = say('views.stepper.label'),
     go(Math.min(at, list.length - 1));
   }
 
+  // 'stepgo' {index}: a permalink's step (embed-params.js), reached one gated step at a time
+  root.addEventListener('stepgo', (e) => go(e.detail.index));
   prevBtn.addEventListener('click', () => go(index - 1));
   nextBtn.addEventListener('click', () => go(index + 1));
   root.addEventListener('keydown', (e) => {
