@@ -142,7 +142,7 @@ test('scalar fallback: ?engine=scalar names the scalar engine and prints the sam
 test('a bad section or engine value shows a clear message, not a crash', async () => {
   const { page, problems } = await newPage(browser.context);
   await page.goto(`${server.url}?section=nonsense`);
-  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head, bug-hunt, train\./);
+  assert.match(await page.locator('[data-testid=lab-error]').textContent(), /section="nonsense" is not a section\. Use one of: all, batched, step-by-step, temperature, why-sqrt-dk, classes, causal, multi-head, bug-hunt, check, train\./);
   await page.goto(`${server.url}?engine=gpu`);
   assert.match(await page.locator('[data-testid=lab-error]').textContent(), /engine="gpu" is not an engine/);
   assert.deepEqual(problems, []);
@@ -162,7 +162,7 @@ test('the CSP is in force: inline script is refused, while the page itself raise
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
-  assert.equal(await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content'), "script-src 'self' 'wasm-unsafe-eval'");
+  assert.equal(await page.locator('meta[http-equiv=Content-Security-Policy]').getAttribute('content'), "script-src 'self' 'wasm-unsafe-eval'; worker-src blob:");
   assert.deepEqual(problems, [], 'the page itself must not trip its CSP');
   // the control: the same listener does see a violation, so its silence above means something
   const blocked = await page.evaluate(() => new Promise((resolve) => {

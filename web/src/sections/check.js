@@ -5,7 +5,7 @@
 // to that module. Here: which one it is, named and explained in bugs.js's words, or the first number that
 // differs, drawn in both matrices and linked. Its own section, not a round of the bug hunt: it takes the
 // reader's own module and output, needs no exercises, and shows alone in a notebook's output.
-import { h, para, place } from '../dom.js';
+import { h, para, place, morph, setText } from '../dom.js';
 import { inputRows } from '../inputs.js';
 import { sectionFrame, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
@@ -75,7 +75,7 @@ function build(ctx) {
   function update() {
     if (given?.error) { show(body, intro(), errorNote(`${given.error}.`), place(form)); return; }
     if (!fromNotebook && paste.value.trim() === '') {
-      result.replaceChildren(para('Nothing to check yet: paste a print above and press Check.'));
+      showResult(para('Nothing to check yet: paste a print above and press Check.'));
       drawings.hidden = true;
       show(body, intro(), place(form), place(result));
       return;
@@ -84,7 +84,7 @@ function build(ctx) {
     try {
       a = runCheck(ctx.engine, request());
     } catch (e) {
-      result.replaceChildren(errorNote(`This cannot be checked: ${e.message}.`));
+      showResult(errorNote(`This cannot be checked: ${e.message}.`));
       drawings.hidden = true;
       show(body, intro(), place(form), place(result));
       return;
@@ -97,13 +97,22 @@ function build(ctx) {
       views.book.update({ values: a.book.values, texts: a.book.values.map(String), shape: a.book.shape, print: a.book.print });
       for (const v of Object.values(views)) v.highlight(diff ? { cells: cell } : null, { linked: true });
     }
-    result.replaceChildren(...verdictNodes(a, moduleSelect.value));
+    showResult(...verdictNodes(a, moduleSelect.value));
     show(body, intro(), place(form), place(result), place(drawings));
   }
 
-  // The first different number, as a link to its cell in both drawings.
-  const cellLink = (d) => h('button', { type: 'button', class: 'link', 'data-testid': 'check-cell-link',
-    text: `row ${d.row + 1}, column ${d.column + 1}`, onclick: () => views.reader.focusCell(d.row, d.column) });
+  // The first different number, as a link to its cell in both drawings: one button, built once (its
+  // listener reads the latest difference), so a recompute that changes nothing changes no node.
+  let linked = null;
+  const cellButton = h('button', { type: 'button', class: 'link', 'data-testid': 'check-cell-link',
+    onclick: () => linked && views.reader.focusCell(linked.row, linked.column) });
+  const cellLink = (d) => {
+    linked = d;
+    setText(cellButton, `row ${d.row + 1}, column ${d.column + 1}`);
+    return place(cellButton);
+  };
+  // The result's new sentences, patched into what it shows (dom.js's morph).
+  const showResult = (...nodes) => morph(result, h('div', null, ...nodes));
 
   function verdictNodes(a, module) {
     const tried = a.tried.map(label);
