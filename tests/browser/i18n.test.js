@@ -27,9 +27,9 @@ const wordsOf = (text) => new Set((text.replace(/\{[^{}]*\}/g, ' ').replace(/[\w
 
 // The sections whose own prose is in the catalogues so far (issue 46, part 1, done in steps: the element's
 // chrome, the editor, every question, hint and feedback, the views' words and the section titles are
-// everywhere; the prose of temperature, why-sqrt-dk, causal, multi-head and train is still
-// English literals). Add a section here when its prose moves to the catalogues.
-const TRANSLATED_SECTIONS = ['batched', 'step-by-step', 'classes', 'bug-hunt'];
+// everywhere; the prose of train is still English literals). Add a section here when its prose moves to
+// the catalogues.
+const TRANSLATED_SECTIONS = ['batched', 'step-by-step', 'classes', 'bug-hunt', 'temperature', 'why-sqrt-dk', 'causal', 'multi-head'];
 
 // Per language: the example's words in that language, and the words of it the page may show in Latin
 // letters that are also English words (identifiers, names and the book's title are allowed below).

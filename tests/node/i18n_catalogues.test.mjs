@@ -42,7 +42,7 @@ test('every key the code asks for is in the English catalogue', () => {
   const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else if (p.endsWith('.js')) files.push(p); } };
   walk(root);
   const asked = new Set();
-  for (const f of files) for (const m of fs.readFileSync(f, 'utf8').matchAll(/\b(?:t|tr|say)\('([A-Za-z0-9_.]+)'/g)) asked.add(m[1]);
+  for (const f of files) for (const m of fs.readFileSync(f, 'utf8').matchAll(/\b(?:t|tm|tr|say)\('([A-Za-z0-9_.]+)'/g)) asked.add(m[1]);
   assert.ok(asked.size > 50, `only ${asked.size} keys found`);
   const unknown = [...asked].filter((k) => !(k in english));
   assert.deepEqual(unknown, []);

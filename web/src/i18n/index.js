@@ -90,6 +90,16 @@ export function t(key, params) {
 }
 useTranslator(t);
 
+// t() for a sentence with formulas in it, as para() takes its parts: each TeX string of math goes where its
+// {placeholder} is, as a ['$', tex] part, so a language puts the formula where its word order needs it.
+// tm('temperature.intro', {}, { T: 'T' }) -> ['… by a temperature ', ['$', 'T'], ' before softmax; …']
+export function tm(key, params = {}, math = {}) {
+  const names = Object.keys(math);
+  const marks = Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE001`]));
+  return t(key, { ...params, ...marks }).split(/\uE000(\d+)\uE001/)
+    .map((part, i) => (i % 2 ? ['$', math[names[Number(part)]]] : part)).filter((part) => part !== '');
+}
+
 // A list in the active language's way ('a, b and c'; 'a, b und c'; 'a、b和c'): Intl.ListFormat, except
 // English, which keeps the page's own style (no serial comma).
 export function list(items) {

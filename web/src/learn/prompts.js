@@ -173,10 +173,10 @@ export function causalPrompts(ctx) {
     mask.update({ options: MASK_OPTIONS.map(({ key, label }) => ({ key, label })), expected: maskKey, expectedText: t('prompts.zerosMask', { label: maskOption.label, says: maskOption.says, length: zeros.length, n, n2: n }),
       hint: (key) => (key === 'below' ? t('prompts.rowQueryMayLook')
         : t('prompts.eachTokenMayAttend')),
-      why: (key) => `torch.tril keeps row i’s entries j ≤ i, so the ${zeros.length} zeros are where j > i; ${key === 'below' ? t('prompts.pastStaysVisible') : t('prompts.eachTokenStillSees')}.` });
+      why: (key) => t('prompts.trilKeeps', { n: zeros.length, rest: key === 'below' ? t('prompts.pastStaysVisible') : t('prompts.eachTokenStillSees') }) });
     const norm = rowOf(r('3.5.1/masked_simple_norm'), 1), raw = rowOf(r('3.5.1/masked_simple'), 1);
     const total = sum(norm), rawSum = sum(raw), kept = raw.filter((v) => v !== 0).length;
-    rowSum.update({ expected: total, expectedText: `${fixed4(total)} (row 2 is ${vec(norm)})`,
+    rowSum.update({ expected: total, expectedText: t('prompts.rowSumAnswer', { total: fixed4(total), row: vec(norm) }),
       mistakes: [
         { name: 'before-dividing', value: rawSum, hint: t('prompts.thatRowSumBefore'),
           why: t('prompts.rowSumBeforeDividing', { p1: fixed4(rawSum) }) },

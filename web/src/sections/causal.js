@@ -23,15 +23,15 @@ function build(ctx) {
   // The α maps are coloured per row (color.js) and read with one legend per pair; the masked future
   // (hatched grey, no value) and cells dropped by dropout (white, a struck-through 0) look different.
   const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: false, ...extra });
-  const before = map('attn_weights before masking', 'α before masking', 'causal-before');
-  const causalMap = map('causal attn_weights', 'causal α: the future masked, rows renormalised', 'causal-heatmap');
-  const ones = map('dropout(ones)', 'dropout(torch.ones(6, 6)), the book’s p = 0.5: 0 dropped, 2 = kept ×2', 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
-  const dropped = map('dropout(attn_weights)', 'dropout(α): dropped cells struck through, survivors ×2', 'dropout-heatmap');
+  const before = map(t('causal.beforeName'), t('causal.beforeTitle'), 'causal-before');
+  const causalMap = map(t('causal.causalName'), t('causal.causalTitle'), 'causal-heatmap');
+  const ones = map('dropout(ones)', t('causal.onesTitle'), 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
+  const dropped = map('dropout(attn_weights)', t('causal.droppedTitle'), 'dropout-heatmap');
   // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
-  const maskedScores = matrixView(empty, { name: 'masked attn_scores', title: 'masked scores: −inf in the future', testid: 'masked-scores', rowName: t('word.query'), colName: t('word.key'), decimals: 2 });
-  const rowsSay = 'Each row coloured from its smallest weight (light) to its largest (dark); a row whose weights differ by less than 0.05 is drawn around the middle on a 0.05-wide scale, so near-equal weights look near-equal.';
-  const maskLegend = sharedLegend({ kind: 'rows', says: `Both maps: ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, testid: 'causal-legend' });
-  const dropLegend = sharedLegend({ kind: 'rows', says: `dropout(α): ${rowsSay[0].toLowerCase()}${rowsSay.slice(1)}`, masked: true, dropped: true, testid: 'dropout-legend' });
+  const maskedScores = matrixView(empty, { name: t('causal.maskedName'), title: t('causal.maskedTitle'), testid: 'masked-scores', rowName: t('word.query'), colName: t('word.key'), decimals: 2 });
+  const rows = t('causal.rowsSay');
+  const maskLegend = sharedLegend({ kind: 'rows', says: t('causal.maskLegend', { rows }), masked: true, testid: 'causal-legend' });
+  const dropLegend = sharedLegend({ kind: 'rows', says: t('causal.dropLegend', { rows }), masked: true, dropped: true, testid: 'dropout-legend' });
   // the engine's texts: its numbers read back print the same, but −inf reads back as -Infinity
   const shortestText = (v) => (Number.isFinite(v) ? String(v) : shortestFloat32(v));
   // A drawn map of an engine result; masked(i, j, v): true to grey a cell, 'dropped' for one dropout
@@ -67,36 +67,35 @@ function build(ctx) {
     // Each question holds back what answers it (and what comes after it in the story): the mask's
     // zeros, then the renormalised rows and route 2, then dropout's factor (docs/questions.md).
     show(body,
-      para(`A language model predicts the next token, so token i may only attend to tokens 1…i. The cells below run on your inputs with ${hasWeights(D) ? 'your weights in the book’s SelfAttention_v2' : `the book’s SelfAttention_v2 (seed ${seedFor(st, 789)})`}, as §3.5 does.`),
+      para(t('causal.intro', { own: hasWeights(D) ? 'yes' : 'no', seed: seedFor(st, 789) })),
       // Listing 3.2's sa_v2 built again: exercise 3.1 (the solution notebook's) builds another after seed 123
       cell(`torch.manual_seed(${seedFor(st, 789)})\nsa_v2 = SelfAttention_v2(d_in, d_out${biasArgument(D)})   # Listing 3.2's, as §3.4.2 builds it${hasWeights(D) ? `\n${loadState(D, 'sa_v2', 'v2')}` : ''}\nqueries = sa_v2.W_query(inputs)\nkeys = sa_v2.W_key(inputs)\nattn_scores = queries @ keys.T\nattn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)\nprint(attn_weights)`, '3.5.1/attn_weights'),
       ask.mask.placed(),
       ask.mask.gate(
-        h('h3', { text: 'Route 1: zero the future, then renormalise' }),
+        h('h3', { text: t('causal.route1') }),
         cell('context_length = attn_scores.shape[0]\nmask_simple = torch.tril(torch.ones(context_length, context_length))\nprint(mask_simple)', '3.5.1/mask_simple'),
         cell('masked_simple = attn_weights*mask_simple\nprint(masked_simple)', '3.5.1/masked_simple'),
         ask.rowSum.placed(),
         ask.rowSum.gate(
           cell('row_sums = masked_simple.sum(dim=-1, keepdim=True)\nmasked_simple_norm = masked_simple / row_sums\nprint(masked_simple_norm)', '3.5.1/masked_simple_norm'),
-          h('h3', { text: same ? 'Route 2: −∞ before softmax (one step, same result)' : 'Route 2: −∞ before softmax (one step)' }),
+          h('h3', { text: t('causal.route2', { same: same ? 'yes' : 'no' }) }),
           cell('mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)\nmasked = attn_scores.masked_fill(mask.bool(), -torch.inf)\nprint(masked)', '3.5.1/masked'),
           place(maskedScores.el),
           cell('attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=1)\nprint(attn_weights)', '3.5.1/attn_weights_causal'),
           h('div', { class: 'matrices' }, place(before.el), place(causalMap.el)), place(maskLegend.el),
           h('p', { class: same ? 'match' : 'note error', 'data-testid': 'routes-verdict',
-            text: same ? 'Both routes print the same weights: the −∞ entries become exactly 0 after softmax, and the softmax already sums to 1 over the visible tokens.'
-              : 'Here the two routes print different weights: route 1 takes the softmax over every token before masking, so a very large score elsewhere in a row can overflow it, while route 2 never lets the masked scores into the softmax.' }))),
-      h('h3', { text: 'Dropout, with the book’s masks' }),
+            text: same ? t('causal.routesSame') : t('causal.routesDiffer') }))),
+      h('h3', { text: t('causal.dropoutTitle') }),
       ask.dropout.placed(),
       ask.dropout.gate(
-        para(`Dropout zeroes each entry with probability p and divides the survivors by 1 − p, so that every entry keeps its expected value: ×${droppedAtP.values.find((v) => v !== 0) ?? 1 / (1 - p)} at p = ${p}, ×${r('3.5.2/dropout_ones').values.find((v) => v !== 0) ?? 2} at the book’s p = 0.5. After torch.manual_seed(${seed}) the engine draws exactly PyTorch’s masks, the question’s p = ${p} and the book’s p = 0.5:`),
+        para(t('causal.dropoutIntro', { scaleP: droppedAtP.values.find((v) => v !== 0) ?? 1 / (1 - p), p, scaleBook: r('3.5.2/dropout_ones').values.find((v) => v !== 0) ?? 2, seed })),
         h('div', { class: 'cells-side', 'data-testid': 'dropout-prints' },
           resultCell(`torch.manual_seed(${seed})\ndropout = torch.nn.Dropout(${p})\nexample = torch.ones(6, 6)\nprint(dropout(example))`, droppedAtP, `dropout_p${p}`),
           cell(`torch.manual_seed(${seed})\ndropout = torch.nn.Dropout(0.5)\nexample = torch.ones(6, 6)\nprint(dropout(example))`, '3.5.2/dropout_ones')),
         cell(`torch.manual_seed(${seed})\nprint(dropout(attn_weights))`, '3.5.2/dropout_attn_weights'),
         h('div', { class: 'matrices' }, place(ones.el), place(dropped.el)), place(dropLegend.el)),
-      h('h3', { text: 'CausalAttention, on your inputs' }),
-      listing('Listing 3.3 — a compact causal attention class', LISTING_3_3.trimEnd()),
+      h('h3', { text: t('causal.classTitle') }),
+      listing(t('causal.listing33'), LISTING_3_3.trimEnd()),
       codeCell('batch = torch.stack((inputs, inputs), dim=0)\nprint(batch.shape)', r('3.5.3/batch.shape').line, { cell: '3.5.3/batch.shape' }),
       cell(`torch.manual_seed(${seedFor(st, 123)})\nd_out = ${st.d_out}\ncontext_length = batch.shape[1]\nca = CausalAttention(d_in, d_out, context_length, 0.0${biasArgument(D)})${hasWeights(D) ? `\n${loadState(D, 'ca', 'causal')}` : ''}\ncontext_vecs = ca(batch)\nprint(context_vecs)`, '3.5.3/context_vecs'),
     );

@@ -36,7 +36,7 @@ export default {
 function build(ctx) {
   const { el, body } = sectionFrame('multi-head', t('multiHead.title'));
   // the heads as small multiples: each head's causal weights for the first batch item
-  const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: `head ${k} attn_weights`, title: `head ${k}`, testid: `head-${k}-heatmap`,
+  const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: t('multiHead.headName', { k }), title: t('multiHead.headTitle', { k }), testid: `head-${k}-heatmap`,
     rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: k === 2 }));
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');
@@ -49,19 +49,19 @@ function build(ctx) {
   const timingOut = h('pre', { class: 'out', 'data-testid': 'mha-output' });
   const timingCell = h('div', { class: 'cell', hidden: true }, h('pre', { class: 'code' }, timingCode), timingOut);
   const tokensSelect = h('select', { id: uid('mha-t') }, MHA_TOKENS.map((t) => h('option', { value: String(t), text: String(t), selected: t === 256 })));
-  const runBtn = h('button', { type: 'button', 'data-testid': 'mha-run', text: 'Run in a Web Worker' });
-  const runAllBtn = h('button', { type: 'button', 'data-testid': 'mha-run-all', text: `Run T = ${MHA_TOKENS.join(', ')}` });
+  const runBtn = h('button', { type: 'button', 'data-testid': 'mha-run', text: t('multiHead.run') });
+  const runAllBtn = h('button', { type: 'button', 'data-testid': 'mha-run-all', text: t('multiHead.runAll', { list: MHA_TOKENS.join(', ') }) });
   let worker = null, queue = [], busy = false;
   const times = new Map();
 
   // the table and the print appear with the first time: before a run they would be empty bands
-  const timingTable = h('div', { class: 'scroll', hidden: true }, h('table', { class: 'compare', 'data-testid': 'mha-times' }, h('caption', { text: 'Forward time of MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12) on torch.rand(1, T, 768)' }),
-    h('thead', null, h('tr', null, ['T', 'T²', 'time (ms)', 'vs T/2'].map((t) => h('th', { scope: 'col', text: t })))), timingRows));
+  const timingTable = h('div', { class: 'scroll', hidden: true }, h('table', { class: 'compare', 'data-testid': 'mha-times' }, h('caption', { text: t('multiHead.timesCaption') }),
+    h('thead', null, h('tr', null, ['T', 'T²', t('multiHead.colTime'), t('multiHead.colVsHalf')].map((text) => h('th', { scope: 'col', text })))), timingRows));
   // what doubling T did, said from the table's own times (learn/scaling.js)
   const scaling = h('p', { class: 'note', 'data-testid': 'mha-scaling', hidden: true });
-  const timing = (h('div', { class: 'timing' }, h('h3', { text: 'Exercise 3.3 — GPT-2 small, live' }),
-    para('GPT-2 small has 12 heads, d_in = d_out = 768 and a context of 1024 tokens. The engine runs this module off the main thread; the time is the forward pass alone. The score matrix has T × T entries per head, while the projections do work linear in T: run two sizes and see what doubling T does to the time.'),
-    h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: 'Tokens T ' }), tokensSelect, runBtn, runAllBtn),
+  const timing = (h('div', { class: 'timing' }, h('h3', { text: t('multiHead.timingTitle') }),
+    para(t('multiHead.timingIntro')),
+    h('div', { class: 'controls' }, h('label', { for: tokensSelect.id, text: t('multiHead.tokensLabel') }), tokensSelect, runBtn, runAllBtn),
     timingStatus,
     timingTable, scaling, timingCell));
 
@@ -78,10 +78,10 @@ function build(ctx) {
       timingCell.hidden = false;
       setText(timingCode, gpt2Program(m.tokens, m.seed));
       timingOut.textContent = m.print;
-      timingStatus.textContent = `T = ${m.tokens}: ${m.ms.toFixed(1)} ms for the forward pass.`;
+      timingStatus.textContent = t('multiHead.ran', { tokens: m.tokens, ms: m.ms.toFixed(1) });
       next();
     };
-    worker.onerror = (e) => { e.preventDefault(); busy = false; timingStatus.textContent = `The worker failed: ${e.message || 'could not start'}`; worker = null; };
+    worker.onerror = (e) => { e.preventDefault(); busy = false; timingStatus.textContent = t('multiHead.workerFailed', { reason: e.message || t('multiHead.couldNotStart') }); worker = null; };
     return worker;
   }
   function next() {
@@ -89,7 +89,7 @@ function build(ctx) {
     const tokens = queue.shift();
     try { startWorker(); } catch (e) { timingStatus.textContent = e.message; queue = []; return; }
     busy = true;
-    timingStatus.textContent = `Running T = ${tokens} in a Web Worker…`;
+    timingStatus.textContent = t('multiHead.running', { tokens });
     worker.postMessage({ engine: ctx.kind(), op: 'mha', tokens, seed: timingSeed });
   }
   function renderTimes() {
@@ -123,20 +123,20 @@ function build(ctx) {
         mask: w.values.map((_, idx) => idx % n > Math.floor(idx / n)) });
     });
     show(body,
-      para('Several causal attention heads run in parallel and their outputs are concatenated. First as a wrapper that stacks CausalAttention modules, on your inputs:'),
-      listing('Listing 3.4 — a wrapper class for multi-head attention', LISTING_3_4.trimEnd()),
+      para(t('multiHead.intro')),
+      listing(t('multiHead.listing34'), LISTING_3_4.trimEnd()),
       resultCell(`torch.manual_seed(${seed})\ncontext_length = batch.shape[1]\nd_in, d_out = ${st.d_in}, ${st.d_out}\nmha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
         r('3.6.1/context_vecs'), '3.6.1/context_vecs', { extra: withShape('3.6.1/context_vecs') }),
-      para('Each head has its own W_q, W_k and W_v, so each attends differently. Their causal weights for the first batch item, side by side (the future greyed):'),
+      para(t('multiHead.headsIntro')),
       h('div', { class: 'matrices heads' }, heads.map((v) => place(v.el))),
-      h('h3', { text: 'Exercise 3.2 — two-dimensional embedding vectors' }),
+      h('h3', { text: t('multiHead.ex32Title') }),
       ex32.prompt.placed(),
-      ex32.prompt.gate(para('Each head outputs d_out dimensions and the heads are concatenated, so d_out = 1 with two heads gives 2-dimensional context vectors:'),
+      ex32.prompt.gate(para(t('multiHead.ex32Solution')),
         resultCell(`torch.manual_seed(${seed})\nmha = MultiHeadAttentionWrapper(d_in, 1, context_length, 0.0, num_heads=2)\nprint(mha(batch))`, r('ex3.2/context_vecs'), 'ex3.2/context_vecs')),
-      h('h3', { text: 'MultiHeadAttention — one set of weights, split into heads' }),
-      para('The efficient version projects once and splits the result into heads with view and transpose; the per-head scores are a batched product such as:'),
+      h('h3', { text: t('multiHead.mhaTitle') }),
+      para(t('multiHead.mhaIntro')),
       codeCell(`${BOOK_A}\nprint(a @ a.transpose(2, 3))`, r('3.6.2/a_at_aT').line, { cell: '3.6.2/a_at_aT' }),
-      listing('Listing 3.5 — an efficient multi-head attention class', LISTING_3_5.trimEnd()),
+      listing(t('multiHead.listing35'), LISTING_3_5.trimEnd()),
       resultCell(`torch.manual_seed(${seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2${biasArgument(D)})${hasWeights(D) ? `\n${loadState(D, 'mha', 'mha')}` : ''}\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
         mhaOut.error ? { line: MHA_ASSERTION } : mhaOut, '3.6.2/context_vecs', { extra: mhaOut.error ? errorNote(mhaOut.error) : withShape('3.6.2/context_vecs') }),
       ex33.prompt.placed(),

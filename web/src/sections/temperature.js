@@ -8,7 +8,7 @@ import { sectionFrame, keyboardScroll } from './common.js';
 import { nextFrame, nextTask, offScreen } from '../scheduler.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
-import { t } from '../i18n/index.js';
+import { t, tm } from '../i18n/index.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
 
@@ -20,7 +20,7 @@ function build(ctx) {
   const slider = h('input', { type: 'range', id: sliderId, min: String(-2 * T_STEPS_PER_DECADE), max: String(2 * T_STEPS_PER_DECADE), step: '1',
     'data-testid': 'temperature-slider', 'aria-describedby': helpId, list: uid('temp-marks'),
     // the visible label's math and value would make a name ending in ':' (the value is in aria-valuetext)
-    'aria-label': 'Temperature T' });
+    'aria-label': t('temperature.sliderLabel') });
   const marks = h('datalist', { id: slider.getAttribute('list') });
   const tText = h('output', { for: sliderId, class: 'tvalue' });
   const weightsText = h('output', { class: 'weights-text', 'data-testid': 'temperature-weights', 'aria-live': 'off' });
@@ -34,11 +34,11 @@ function build(ctx) {
   const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
   const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
   const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
-  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'weights under T', title: 'softmax(ω / T), every query', testid: 'temperature-heatmap',
+  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: t('temperature.heatName'), title: t('temperature.heatTitle'), testid: 'temperature-heatmap',
     rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
-  const plane = pointPlot({ title: 'z⁽²⁾ among the value vectors', testid: 'temperature-plane',
-    summary: 'The value vectors v(j) as labelled points and z(2) under T, their weighted mean, as a diamond; spokes are as thick as each weight.',
-    x: { label: 'dimension 1' }, y: { label: 'dimension 2' } });
+  const plane = pointPlot({ title: t('temperature.planeTitle'), testid: 'temperature-plane',
+    summary: t('temperature.planeSummary'),
+    x: { label: t('temperature.axis', { n: 1 }) }, y: { label: t('temperature.axis', { n: 2 }) } });
   const planeNote = h('p', { class: 'hint', hidden: true });
   // under the views, so that appearing it moves nothing the pointer is on
   const shareText = h('p', { class: 'share', 'data-testid': 'temperature-share', 'aria-live': 'polite' });
@@ -88,16 +88,16 @@ function build(ctx) {
 
   body.append(
     ...[ask.cold.el, ask.hot.el].filter(Boolean),   // asked before the text below tells
-    para('The slider divides the same scores ', ['$', '\\omega_2'], ' by a temperature ', ['$', 'T'], ' before softmax; ', ['$', '\\sqrt{d_k}'], ' and T = 1 are marked on it.'),
+    para(...tm('temperature.intro', {}, { omega: '\\omega_2', T: 'T', sqrtDk: '\\sqrt{d_k}' })),
     // what the two questions ask, said once both are answered (or the slider moved)
     ask.cold.guard(h('div', { class: 'gated' }, ask.hot.guard(h('div', { class: 'gated' },
-      para('Small T mimics what unscaled, large dot products do (one bar takes everything: a step function); large T what over-scaling would do (all bars equal: no signal). ', ['$', '\\sqrt{d_k}'], ' sits in the healthy middle.'))))),
+      para(...tm('temperature.regimes', {}, { sqrtDk: '\\sqrt{d_k}' })))))),
     h('p', { class: 'weights-line' }, tex('\\omega_2 = q^{(2)} \\cdot \\text{keys}^\\top = '), scoresText,
-      h('span', { class: 'hint', text: ' (token 2’s scores against every key, §3.4.1, with the book’s inputs and weights unless you changed them)' })),
+      h('span', { class: 'hint', text: t('temperature.scoresHint') })),
     h('div', { class: 'slider' },
-      h('label', { for: sliderId }, 'Temperature ', tex('T'), ': ', tText),
+      h('label', { for: sliderId }, tm('temperature.label', {}, { T: 'T' }).map((p) => (Array.isArray(p) ? tex(p[1]) : p)), tText),
       sqrtLabel, slider, marks, markLabels,
-      h('p', { id: helpId, class: 'hint', text: 'Log scale from 0.01 to 100. Arrow keys move in small steps, Page Up/Down in larger ones, Home/End to the ends. √d_k and T = 1 (unscaled) are marked.' })),
+      h('p', { id: helpId, class: 'hint', text: t('temperature.help') })),
     h('div', { class: 'bars-wrap' }, bars),
     h('p', { class: 'weights-line' }, tex('\\alpha_2 = '), ' [', weightsText, ']'),
     h('p', { class: 'weights-line' }, tex('z^{(2)} = \\alpha_2 \\cdot \\text{values} = '), contextText),
@@ -105,7 +105,7 @@ function build(ctx) {
     h('div', { class: 'temperature-views' }, plane.el, planeNote, heat.el), shareText);
   markLabels.append(
     h('span', { class: 'mark', style: `left:${pct(-200)}`, text: '0.01' }),
-    h('span', { class: 'mark', style: `left:${pct(0)}`, text: '│ T=1 (unscaled)' }),
+    h('span', { class: 'mark', style: `left:${pct(0)}`, text: t('temperature.markOne') }),
     h('span', { class: 'mark', style: `left:${pct(200)}`, text: '100' }));
   const sqrtMark = h('span', { class: 'mark sqrt' });
   sqrtLabel.append(sqrtMark);
@@ -121,7 +121,7 @@ function build(ctx) {
     heat.highlight({ cells: [[1, j]] });
     const { w, values, z2, words } = shown, d = values.shape[1];
     const v = values.values.slice(j * d, (j + 1) * d);
-    setText(shareText, `“${words[j]}” (j = ${j + 1}): α₂ⱼ · v⁽ʲ⁾ = ${fixed4(w[j])} · [${v.map(fixed4).join(', ')}] ≈ [${v.map((x) => fixed4(w[j] * x)).join(', ')}], its share of z⁽²⁾ = [${z2.map(fixed4).join(', ')}]`);
+    setText(shareText, t('temperature.share', { word: words[j], j: j + 1, w: fixed4(w[j]), v: v.map(fixed4).join(', '), wv: v.map((x) => fixed4(w[j] * x)).join(', '), z: z2.map(fixed4).join(', ') }));
   }
   bars.addEventListener('pointerover', (e) => { const col = e.target.closest('.bar-col'); if (col) link([...bars.children].indexOf(col)); });
   bars.addEventListener('pointerleave', () => link(-1));
@@ -149,7 +149,7 @@ function build(ctx) {
     const flat = dk !== 2;
     if (plane.el.hidden !== flat) plane.el.hidden = flat;   // (setting the same value still writes the attribute)
     if (planeNote.hidden !== !flat) planeNote.hidden = !flat;
-    setText(planeNote, `With d_out = ${dk} the value vectors do not lie in a plane; set d_out = 2 to see z(2) move among them.`);
+    setText(planeNote, t('temperature.planeNote', { dk }));
     if (!flat) {
       plane.update({ points: words.map((word, j) => ({ x: values.values[2 * j], y: values.values[2 * j + 1], label: `v⁽${j + 1}⁾ ${word}` })),
         marker: { x: z2[0], y: z2[1], label: 'z⁽²⁾' }, weights: w }, { glide: !sliding });
@@ -182,7 +182,7 @@ function build(ctx) {
     drawViews(D, words, dk, z2, values, w, sliding);
     setText(sqrtMark, `√d_k=${sqrtDk.toFixed(2)} │`);
     if (marks.firstChild?.value !== String(sqrtDkPos)) {
-      marks.replaceChildren(h('option', { value: String(sqrtDkPos), label: '√d_k' }), h('option', { value: '0', label: 'T = 1 (unscaled)' }));
+      marks.replaceChildren(h('option', { value: String(sqrtDkPos), label: '√d_k' }), h('option', { value: '0', label: t('temperature.optionOne') }));
       sqrtMark.style.left = pct(sqrtDkPos);
     }
     slider.value = String(posOf(T));
@@ -206,14 +206,14 @@ function build(ctx) {
     shown = { w, values, z2, words };
     if (linked >= 0) link(linked);   // the share under the new T
     setText(tText, tLabel(T));
-    const valueText = `T = ${tLabel(T)}; weights ${texts.join(', ')}`;
+    const valueText = t('temperature.valueText', { T: tLabel(T), weights: texts.join(', ') });
     if (slider.getAttribute('aria-valuetext') !== valueText) slider.setAttribute('aria-valuetext', valueText);
     setText(printCode, `print(torch.softmax(attn_scores_2 / ${r('temperature').values[0]}, dim=-1))`);
     setText(printOut, r('temperature_weights_2').print);
     const { kind, top } = weightRegime(w);
-    const text = kind === 'one' ? `Step function: “${words[top]}” takes (almost) all the attention, as unscaled large dot products would make softmax do.`
-      : kind === 'uniform' ? 'Nearly uniform: every token gets about the same weight, so attention carries no signal.'
-        : `In between: the weights still rank the tokens (“${words[top]}” most), and no token takes everything.`;
+    const text = kind === 'one' ? t('temperature.regimeOne', { word: words[top] })
+      : kind === 'uniform' ? t('temperature.regimeUniform')
+        : t('temperature.regimeBetween', { word: words[top] });
     setText(regime, text);   // a live region: it speaks only changes
   }
 

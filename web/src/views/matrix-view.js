@@ -60,6 +60,8 @@ function gridShape(shape) {
 }
 
 const cellEvent = (type, detail) => new CustomEvent(type, { bubbles: true, detail });
+// a masked cell's word in its label: the future (masked) or a weight dropout zeroed (dropped)
+const maskWord = (kind) => (kind === 'dropped' ? say('views.matrix.dropped') : say('views.matrix.masked'));
 
 // The box of node or its nearest ancestor that clips what node paints to its edges (content-visibility:
 // auto: the page gives it to each section and most parts of one), or null. Read when a tooltip shows.
@@ -393,7 +395,7 @@ export function matrixView(data, options = {}) {
     const said = cell.said;
     if (!said || said.pending !== pending || said.shown !== shown || said.masked !== cell.masked || said.valueText !== cell.valueText || said.where !== cell.where) {
       cell.said = { pending, shown, masked: cell.masked, valueText: cell.valueText, where: cell.where };
-      const label = pending ? say('views.matrix.pendingCell', { where: cell.where }) : `${shown ? `${shown}, ` : ''}${cell.where}: ${cell.masked ? `${cell.masked}, 0` : cell.valueText}`;
+      const label = pending ? say('views.matrix.pendingCell', { where: cell.where }) : `${shown ? `${shown}, ` : ''}${cell.where}: ${cell.masked ? `${maskWord(cell.masked)}, 0` : cell.valueText}`;
       if (label !== cell.label) { cell.label = label; cell.td.setAttribute('aria-label', label); }
     }
     // its colour once it shows: a pending cell is drawn grey over it (views.css), and a colour written
@@ -565,7 +567,7 @@ export function matrixView(data, options = {}) {
     const cell = cells[row] && cells[row][col];
     if (!cell) return;
     const where = `${name}[${rowLabels[row]}, ${colLabels[col]}]`;
-    setText(tipText, cell.pending ? say('views.matrix.pendingCell', { where }) : `${where} = ${cell.masked ? `0 (${cell.masked})` : cell.valueText}`);
+    setText(tipText, cell.pending ? say('views.matrix.pendingCell', { where }) : `${where} = ${cell.masked ? `0 (${maskWord(cell.masked)})` : cell.valueText}`);
     tip.hidden = false;
     const bounds = clipBoxOf(root) || { left: 0, right: innerWidth, top: 0 };
     const minLeft = Math.max(0, bounds.left) + 2, maxRight = Math.min(innerWidth, bounds.right) - 2;

@@ -11,6 +11,8 @@ export const VIEW_WORDS = Object.freeze({
   'views.matrix.tableVector': '{name}, {n} values',
   'views.matrix.by': ' by ',
   'views.matrix.pendingCell': '{where}: not computed yet',
+  'views.matrix.masked': 'masked',
+  'views.matrix.dropped': 'dropped',
   'views.legend.rowMin': 'row min',
   'views.legend.rowMax': 'row max',
   'views.legend.masked': 'masked: the future, never seen',
