@@ -137,7 +137,7 @@ export function exercise31(ctx) {
 // Exercise 3.2: the learner's d_out, run through MultiHeadAttentionWrapper(num_heads=2) by the engine.
 export function exercise32(ctx) {
   const prompt = predictPrompt(ctx.learn, { id: 'ex3.2', kind: 'number', tolerance: 0, testid: 'exercise-3.2', tag: t('exercises.tag32'),
-    question: 'which d_out makes MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2) return 2-dimensional context vectors?' });
+    question: t('exercises.whichOutMakes') });
   const wrapperDims = (d_out) => {
     const st = ctx.state, rows = inputRows(st);
     const answer = JSON.parse(ctx.engine.evalRequest(JSON.stringify({ op: 'mha_wrapper', seed: seedFor(st, 123), x: [rows, rows], d_out,
