@@ -88,7 +88,19 @@ export function t(key, params) {
   if (text === undefined) return key;
   try { return format(text, params, active); } catch { return format(ENGLISH[key], params, 'en'); }
 }
-useTranslator(t);
+useTranslator(t, () => translator(active).t);
+
+// AttentionLab.translator(tag): the page's words for a host page's own sentences about the element
+// (embed.html's parameter errors): {lang, dir, t(key, params)}, in the catalogue that serves tag, as
+// the element would speak it (English for a tag that is none).
+export function translator(tag) {
+  const { lang, dir } = resolveLanguage(tag);
+  return Object.freeze({ lang, dir, t: (key, params) => {
+    const was = active;
+    useLanguage(lang);
+    try { return t(key, params); } finally { useLanguage(was); }
+  } });
+}
 
 // A list in the active language's way ('a, b and c'; 'a, b und c'; 'a、b和c'): Intl.ListFormat, except
 // English, which keeps the page's own style (no serial comma).

@@ -6,11 +6,12 @@
 import { shortestFloat32 } from './format.js';
 import { SCRIPT_BASE, INLINE } from '../base-url.js';
 import { integrityOf } from '../trusted.js';
+import { say } from './words.js';
 
 // The element, its section and the step its stepper shows (1-based, as "Step i of n"; null without one).
 function where(figure) {
   const host = figure.getRootNode().host;
-  if (!host || !host.state) throw new Error('the drawing is not in an <attention-lab> with numbers yet');
+  if (!host || !host.state) throw new Error(say('views.export.notInLab'));
   const section = figure.closest('[data-section]');
   const stepper = section && section.querySelector('.stepper[data-step]');
   return { host, section: section ? section.dataset.section : host.getAttribute('section') || 'all', step: stepper ? Number(stepper.dataset.step) + 1 : null };
