@@ -11,13 +11,20 @@ self.AttentionLabEmbedParams = Object.freeze({
   // origin (the only window embed.html posts the element's events to)
   attributes: Object.freeze(['section', 'words', 'inputs', 'seed', 'd-out', 'temperature', 'weights', 'theme', 'engine', 'exercises', 'lang']),
   page: Object.freeze(['accent', 'font', 'parent-origin', 'step']),
-  // ?step=N: {value} or {error: the sentence}. A link's step is where the stepper goes, one step at a
-  // time: a step behind a question the reader has not answered waits for the answer (docs/questions.md).
+  // ?step=N: {value} or {error: [key, params]}, the sentence in the catalogues (embed.step), for
+  // AttentionLab.translator(lang).t. A link's step is where the stepper goes, one step at a time: a step
+  // behind a question the reader has not answered waits for the answer (docs/questions.md).
   stepOf(text) {
     if (text === null) return { value: null };
     const t = text.trim();
-    if (!/^\d{1,3}$/.test(t) || Number(t) < 1) return { error: `step="${t.slice(0, 20)}" is not a step; write a whole number from 1, e.g. step=3 (the stepper's "Step 3 of n"), or leave it out.` };
+    if (!/^\d{1,3}$/.test(t) || Number(t) < 1) return { error: ['embed.step', { value: t.slice(0, 20) }] };
     return { value: Number(t) };
+  },
+  // The sentences of these pages (embed.html, index.html) in the language of lang (a tag; none: the
+  // document's), from the element's catalogues: {lang, problem(key, params) -> "attention-lab: …"}.
+  speaker(lang) {
+    const speak = self.AttentionLab.translator(lang || document.documentElement.lang || 'en');
+    return { lang: speak.lang, problem: (key, params) => speak.t('embed.error', { problem: speak.t(key, params) }) };
   },
   // Moves lab's stepper (the first in its section, if any) to step once its first numbers are shown.
   goToStep(lab, step) {

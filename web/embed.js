@@ -14,22 +14,26 @@
   const param = (name) => params.get(name) ?? (name === 'd-out' ? params.get('d_out') : null);
   const quote = (value) => (value.length > 80 ? `${value.slice(0, 80)}…` : value);
 
-  // The page's own parameters, checked here: a bad one is one sentence in the frame, and no widget.
+  // The page's own parameters, checked here: a bad one is one sentence in the frame, and no widget, in
+  // the language ?lang= asks for (the element's catalogues: embed.* keys). Each problem: [key, params].
   const problems = [];
-  const { stepOf, goToStep } = self.AttentionLabEmbedParams;
+  const { stepOf, goToStep, speaker } = self.AttentionLabEmbedParams;
+  const speak = speaker(param('lang'));
+  // a length as English writes it (8,192); other languages without a separator that could read as a decimal comma
+  const count = (n) => (speak.lang === 'en' ? n.toLocaleString('en') : String(n));
   for (const name of [...attributes, 'accent', 'font', 'parent-origin', 'step']) {
     const value = param(name);
-    if (value !== null && value.length > limit) problems.push(`The ${name} parameter is ${value.length.toLocaleString('en')} characters long; embed.html reads at most ${limit.toLocaleString('en')}. Use the script and element snippet for an example this large.`);
+    if (value !== null && value.length > limit) problems.push(['embed.tooLong', { name, length: count(value.length), limit: count(limit) }]);
   }
   const accent = param('accent'), font = param('font');
-  if (accent !== null && !CSS.supports('color', accent)) problems.push(`accent="${quote(accent)}" is not a CSS colour; write e.g. accent=%236a1b6e (that is #6a1b6e) or accent=purple.`);
-  if (font !== null && (!CSS.supports('font-family', font) || /[;{}]/.test(font))) problems.push(`font="${quote(font)}" is not a CSS font family list; write e.g. font=Georgia,serif.`);
+  if (accent !== null && !CSS.supports('color', accent)) problems.push(['embed.accent', { value: quote(accent) }]);
+  if (font !== null && (!CSS.supports('font-family', font) || /[;{}]/.test(font))) problems.push(['embed.font', { value: quote(font) }]);
   let parentOrigin = null;
   const originText = param('parent-origin');
   if (originText !== null) {
     try { parentOrigin = new URL(originText).origin; } catch { parentOrigin = null; }
     if (!/^https?:\/\//.test(parentOrigin || '') || parentOrigin !== originText.replace(/\/$/, '')) {
-      problems.push(`parent-origin="${quote(originText)}" is not an origin; write the embedding page's scheme, host and port, e.g. parent-origin=https://course.example.org.`);
+      problems.push(['embed.parentOrigin', { value: quote(originText) }]);
       parentOrigin = null;
     }
   }
@@ -42,7 +46,8 @@
     shown.className = 'fatal';
     shown.setAttribute('role', 'alert');
     shown.dataset.testid = 'embed-error';
-    shown.textContent = `attention-lab: ${problems[0]}`;
+    shown.textContent = speak.problem(...problems[0]);
+    if (speak.lang !== 'en') shown.lang = speak.lang;
     // through the CSSOM, which a style-src 'self' policy allows (a style attribute it would not)
     Object.assign(shown.style, { font: '16px/1.5 system-ui, sans-serif', color: '#a4001d', margin: '0', padding: '1rem' });
   } else {

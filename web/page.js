@@ -4,7 +4,7 @@
 // computing nothing; a bad step is said here, in the same way.
 'use strict';
 (() => {
-  const { attributes, stepOf, goToStep } = self.AttentionLabEmbedParams;
+  const { attributes, stepOf, goToStep, speaker } = self.AttentionLabEmbedParams;
   const params = new URLSearchParams(location.search);
   const lab = document.getElementById('lab');
   for (const name of attributes) {
@@ -17,7 +17,10 @@
     p.className = 'fatal';
     p.setAttribute('role', 'alert');
     p.dataset.testid = 'page-error';
-    p.textContent = `attention-lab: ${step.error}`;
+    // in the element's language (its lang, from ?lang=, else the page's)
+    const speak = speaker(lab.getAttribute('lang'));
+    p.textContent = speak.problem(...step.error);
+    if (speak.lang !== 'en') p.lang = speak.lang;
     lab.replaceWith(p);
     return;
   }

@@ -8,6 +8,9 @@
 //   - no text is clipped at 390 px: every box with text of its own, outside a box that scrolls, has
 //     scrollWidth ≤ clientWidth, and the frame's page is no wider than 390 px;
 //   - the element names its language: lang and dir on its content.
+// "Train it" has taken a Step (the whole run, its verdict and notes), "Check my code" has checked a paste
+// that differs from the book's, and an export menu has made a link (its status said after awaits);
+// the export menus' items are read although their menus are closed.
 // A bad lang is one sentence; AttentionLab.registerTranslation refuses a bad tag with one.
 'use strict';
 const { describe } = require('node:test');
@@ -26,10 +29,10 @@ const ENGLISH_TEXT = [...Object.values(catalogue('en')), ...viewWords()].join(' 
 const wordsOf = (text) => new Set((text.replace(/\{[^{}]*\}/g, ' ').replace(/[\w.]*[_.][\w.]+/g, ' ').match(/[A-Za-z][a-z]{2,}/g) || []).map((w) => w.toLowerCase()));
 
 // The sections whose own prose is in the catalogues so far (issue 46, part 1, done in steps: the element's
-// chrome, the editor, every question, hint and feedback, the views' words and the section titles are
-// everywhere; the prose of train is still English literals). Add a section here when its prose moves to
-// the catalogues.
-const TRANSLATED_SECTIONS = ['batched', 'step-by-step', 'classes', 'bug-hunt', 'temperature', 'why-sqrt-dk', 'causal', 'multi-head'];
+// chrome, the editor, every question, hint and feedback, the views' words (the export menus' among them)
+// and the section titles are everywhere). Every section's prose is in them now; a new section is added here
+// when its prose moves to the catalogues.
+const TRANSLATED_SECTIONS = ['batched', 'step-by-step', 'classes', 'bug-hunt', 'temperature', 'why-sqrt-dk', 'causal', 'multi-head', 'train', 'check'];
 
 // Per language: the example's words in that language, and the words of it the page may show in Latin
 // letters that are also English words (identifiers, names and the book's title are allowed below).
@@ -60,6 +63,28 @@ async function readFrame() {
   for (const d of root.querySelectorAll('details')) d.open = true;
   await frames(6);
   await lab.updateComplete;
+  const until = async (what, ok) => { for (let n = 0; !ok(); n++) { if (n > 3000) throw new Error(`waited too long for ${what}`); await frames(1); } };
+  // "Train it": one Step (the whole run is computed, then shown at step 1 or the first kept step)
+  const train = root.querySelector('[data-section=train]');
+  if (train) {
+    train.querySelector('[data-testid=train-step-button]').click();
+    await until('the first training step', () => train.querySelector('[data-testid=train-step]').textContent !== '0');
+  }
+  // "Check my code": a print of the right shape whose numbers are not the book's
+  const check = root.querySelector('[data-section=check]');
+  if (check) {
+    const { words, dOut } = lab.state;
+    check.querySelector('[data-testid=check-paste]').value = `tensor([${words.map((_, i) => `[${Array.from({ length: dOut }, (_, j) => ((i + j) / 10).toFixed(4)).join(', ')}]`).join(',\n        ')}])`;
+    check.querySelector('[data-testid=check-run]').click();
+    await lab.updateComplete;
+  }
+  // an export menu's link: its status (or, where the clipboard is refused, the text to copy and its label)
+  const exportItem = root.querySelector('[data-section=batched] .export-menu [data-action=link]');
+  if (exportItem) {
+    exportItem.click();
+    const status = exportItem.closest('.export').querySelector('[data-testid=export-status]');
+    await until('the export status', () => status.textContent !== '');
+  }
   const parts = [root.querySelector('.lab'), ...root.querySelectorAll('[data-section]')];
   const texts = [], clipped = [];
   const SKIP = 'pre, code, .math, .katex, style, script, [data-testid=engine-footer]';
@@ -80,6 +105,11 @@ async function readFrame() {
       if (el.checkVisibility && !el.checkVisibility()) continue;
       if (el.closest('.vh')) continue;   // visually hidden, for screen readers: a 1 px box on purpose
       if (el.clientWidth > 1 && el.scrollWidth > el.clientWidth + 1 && !SCROLLS(el)) clipped.push(`${name(el)} hides ${el.scrollWidth - el.clientWidth} px of "${own.trim().slice(0, 40)}"`);
+    }
+    // the export menus, closed (hidden) until asked: their items and labels
+    for (const menu of part.querySelectorAll('.export-menu')) {
+      texts.push({ section: part.dataset.section, where: 'div.export-menu@aria-label', text: menu.getAttribute('aria-label') });
+      for (const item of menu.querySelectorAll('[role=menuitem]')) texts.push({ section: part.dataset.section, where: `export-item[${item.dataset.action}]`, text: item.textContent });
     }
   }
   // the parts outside the sections: the head, the editor, the progress bar

@@ -22,7 +22,7 @@ import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, 
 import LEARN_CSS from './learn/learn.css';
 import { learnHub, exercisesOn, openStorage, checkedProgress } from './learn/index.js';
 import { STORE_VERSION } from './learn/progress.js';
-import { t, useLanguage, resolveLanguage, canonicalTag, registerTranslation, onRegistered } from './i18n/index.js';
+import { t, useLanguage, resolveLanguage, canonicalTag, registerTranslation, onRegistered, translator } from './i18n/index.js';
 
 // The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature', 'weights'];
@@ -498,5 +498,5 @@ if (typeof customElements !== 'undefined' && !customElements.get('attention-lab'
   customElements.define('attention-lab', AttentionLabElement);
   // a catalogue registered for a language an element speaks (or falls back from) shows at once
   onRegistered(() => { for (const el of connected) if (el.started) { el.language = null; el.updateComplete = el.visibleUpdateComplete = el.nextBuild(); el.render(); } });
-  self.AttentionLab = Object.freeze({ configure, registerTranslation, version: VERSION });
+  self.AttentionLab = Object.freeze({ configure, registerTranslation, translator, version: VERSION });
 }

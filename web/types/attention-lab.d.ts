@@ -147,6 +147,11 @@ export interface AttentionLabGlobal {
    * TypeError with one sentence for a tag that is not BCP 47 or messages that are not strings.
    */
   registerTranslation(lang: string, messages: Record<string, string>): string;
+  /**
+   * The element's words for a host page's own sentences (embed.html's parameter errors): the catalogue
+   * that serves the tag (English for one that is none), its lang and dir, and t(key, params) in it.
+   */
+  translator(lang: string): { readonly lang: string; readonly dir: 'ltr' | 'rtl'; t(key: string, params?: Record<string, unknown>): string };
   /** the package's version */
   readonly version: string;
 }

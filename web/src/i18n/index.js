@@ -88,7 +88,19 @@ export function t(key, params) {
   if (text === undefined) return key;
   try { return format(text, params, active); } catch { return format(ENGLISH[key], params, 'en'); }
 }
-useTranslator(t);
+useTranslator(t, () => translator(active).t);
+
+// AttentionLab.translator(tag): the page's words for a host page's own sentences about the element
+// (embed.html's parameter errors): {lang, dir, t(key, params)}, in the catalogue that serves tag, as
+// the element would speak it (English for a tag that is none).
+export function translator(tag) {
+  const { lang, dir } = resolveLanguage(tag);
+  return Object.freeze({ lang, dir, t: (key, params) => {
+    const was = active;
+    useLanguage(lang);
+    try { return t(key, params); } finally { useLanguage(was); }
+  } });
+}
 
 // t() for a sentence with formulas in it, as para() takes its parts: each TeX string of math goes where its
 // {placeholder} is, as a ['$', tex] part, so a language puts the formula where its word order needs it.

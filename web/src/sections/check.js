@@ -5,13 +5,14 @@
 // to that module. Here: which one it is, named and explained in bugs.js's words, or the first number that
 // differs, drawn in both matrices and linked. Its own section, not a round of the bug hunt: it takes the
 // reader's own module and output, needs no exercises, and shows alone in a notebook's output.
-import { h, para, place, morph, setText } from '../dom.js';
+import { h, para, place, morph, setText, textWith } from '../dom.js';
 import { inputRows } from '../inputs.js';
 import { sectionFrame, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
 import { bugByKey } from '../learn/bugs.js';
+import { t, currentLanguage } from '../i18n/index.js';
 
-export default { id: 'check', title: 'Check my code', rung: null, build };
+export default { id: 'check', get title() { return t('check.title'); }, rung: null, build };
 
 // The modules the engine checks (replay/check.h kCheckModules), by their names in the chapter.
 export const CHECK_MODULES = ['SelfAttention_v1', 'SelfAttention_v2', 'CausalAttention', 'MultiHeadAttention'];
@@ -23,41 +24,42 @@ export function parseCheckAttribute(text) {
   if (text === null || text === undefined) return null;
   let v;
   try { v = JSON.parse(text); } catch { v = null; }
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: 'the check attribute is not a JSON object such as {"module": "SelfAttention_v2", "output": "tensor([[...]])"}' };
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: t('check.badAttribute') };
   return v;
 }
 
 // The engine's answer to one check: {verdict, matches, tried, book, reader, mistake, raised, first_difference}.
 export function runCheck(engine, request) {
   const answer = JSON.parse(engine.evalRequest(JSON.stringify({ op: 'check', ...request })));
-  for (const t of [answer.book, answer.mistake]) if (t) t.values = t.values.map(toNumber);
+  for (const tensor of [answer.book, answer.mistake]) if (tensor) tensor.values = tensor.values.map(toNumber);
   if (answer.reader) answer.reader.values = answer.reader.texts.map(toNumber);
   return answer;
 }
 
 const label = (key) => bugByKey.get(key)?.label ?? key;
-const lowerFirst = (s) => s.charAt(0).toLowerCase() + s.slice(1);
+// a mistake's name inside an English sentence starts lower case; German's nouns keep their capital
+const lowerFirst = (s) => (currentLanguage() === 'en' ? s.charAt(0).toLowerCase() + s.slice(1) : s);
 
 function build(ctx) {
-  const { el, body } = sectionFrame('check', 'Check my code');
+  const { el, body } = sectionFrame('check', t('check.title'));
   const given = parseCheckAttribute(ctx.checkAttribute ? ctx.checkAttribute() : null);
   const moduleSelect = h('select', { 'data-testid': 'check-module' },
     CHECK_MODULES.map((m) => h('option', { value: m, text: m, selected: m === (given?.module || 'SelfAttention_v2') })));
   const paste = h('textarea', { rows: '6', cols: '60', spellcheck: 'false', 'data-testid': 'check-paste',
-    'aria-label': 'what PyTorch printed', placeholder: 'tensor([[-0.5337, -0.1051],\n        [-0.5323, -0.1080],\n        ...])' });
+    'aria-label': t('check.pasteLabel'), placeholder: 'tensor([[-0.5337, -0.1051],\n        [-0.5323, -0.1080],\n        ...])' });
   if (typeof given?.output === 'string') paste.value = given.output;
-  const run = h('button', { type: 'button', 'data-testid': 'check-run', text: 'Check', onclick: () => { fromNotebook = false; update(); } });
+  const run = h('button', { type: 'button', 'data-testid': 'check-run', text: t('check.run'), onclick: () => { fromNotebook = false; update(); } });
   const result = h('div', { class: 'check-result', 'data-testid': 'check-result', role: 'status' });
   const views = {
-    reader: matrixView({ values: [0], shape: [1, 1] }, { name: 'your output', title: 'your output', testid: 'check-reader', legend: false }),
-    book: matrixView({ values: [0], shape: [1, 1] }, { name: 'the book’s', title: 'the book’s, with the same weights', testid: 'check-book', legend: false }),
+    reader: matrixView({ values: [0], shape: [1, 1] }, { name: t('check.yourOutput'), title: t('check.yourOutput'), testid: 'check-reader', legend: false }),
+    book: matrixView({ values: [0], shape: [1, 1] }, { name: t('check.bookName'), title: t('check.bookTitle'), testid: 'check-book', legend: false }),
   };
   const drawings = h('div', { class: 'matrices check-outputs' }, views.reader.el, views.book.el);
   // the notebook's output (numbers at full precision) until the reader checks a paste instead
   let fromNotebook = !!given && !given.error && given.output !== undefined && typeof given.output !== 'string';
-  const intro = () => para('Paste what PyTorch printed for your own module’s output (print(sa(inputs)), a tensor or the error it raised), for the inputs and weights above, or call attention_lab.check(module=…, inputs=…) in your notebook. The engine computes the book’s module with the same weights, and each planted mistake of the bug hunt that applies to it, and compares each with yours at PyTorch’s print precision (4 decimals).');
+  const intro = () => para(t('check.intro'));
   const form = h('div', { class: 'check-form' },
-    h('p', null, h('label', null, 'Your module: ', moduleSelect)), paste, h('div', { class: 'controls' }, run));
+    h('p', null, h('label', null, t('check.moduleLabel'), moduleSelect)), paste, h('div', { class: 'controls' }, run));
 
   function request() {
     const st = ctx.state;
@@ -73,9 +75,9 @@ function build(ctx) {
   }
 
   function update() {
-    if (given?.error) { show(body, intro(), errorNote(`${given.error}.`), place(form)); return; }
+    if (given?.error) { show(body, intro(), errorNote(t('check.badAttributeNote', { error: given.error })), place(form)); return; }
     if (!fromNotebook && paste.value.trim() === '') {
-      showResult(para('Nothing to check yet: paste a print above and press Check.'));
+      showResult(para(t('check.nothingYet')));
       drawings.hidden = true;
       show(body, intro(), place(form), place(result));
       return;
@@ -84,7 +86,7 @@ function build(ctx) {
     try {
       a = runCheck(ctx.engine, request());
     } catch (e) {
-      showResult(errorNote(`This cannot be checked: ${e.message}.`));
+      showResult(errorNote(t('check.cannot', { reason: e.message })));
       drawings.hidden = true;
       show(body, intro(), place(form), place(result));
       return;
@@ -108,7 +110,7 @@ function build(ctx) {
     onclick: () => linked && views.reader.focusCell(linked.row, linked.column) });
   const cellLink = (d) => {
     linked = d;
-    setText(cellButton, `row ${d.row + 1}, column ${d.column + 1}`);
+    setText(cellButton, t('check.cell', { row: d.row + 1, column: d.column + 1 }));
     return place(cellButton);
   };
   // The result's new sentences, patched into what it shows (dom.js's morph).
@@ -118,28 +120,28 @@ function build(ctx) {
     const tried = a.tried.map(label);
     const out = [];
     const d = a.first_difference;
-    const where = d ? h('p', { 'data-testid': 'check-first-difference' }, 'Its first number that differs from the book’s: ', cellLink(d),
-      `, yours ${d.reader}, the book’s ${d.book}.`) : null;
+    const where = d ? h('p', { 'data-testid': 'check-first-difference' },
+      textWith((m) => t('check.firstDifference', m), { cell: cellLink(d), yours: String(d.reader), book: String(d.book) })) : null;
     if (a.verdict === 'book') {
       out.push(h('p', { class: 'check-verdict', 'data-verdict': 'book', 'data-testid': 'check-verdict',
-        text: `Your output is the book’s: every number, as PyTorch prints it, is what ${module} computes with these weights.` }));
+        text: t('check.verdictBook', { module }) }));
     } else if (a.verdict === 'mistake') {
       const first = a.matches[0];
       out.push(h('p', { class: 'check-verdict', 'data-verdict': 'mistake', 'data-bug': first, 'data-testid': 'check-verdict',
-        text: a.raised ? `Your code raised the error that this mistake raises: ${lowerFirst(label(first))}. (${a.raised})`
-          : `Your output is what this mistake gives: ${lowerFirst(label(first))}.` }));
-      out.push(h('p', { 'data-testid': 'check-misconception', text: `The misconception: ${bugByKey.get(first).misconception}` }));
-      if (a.matches.length > 1) out.push(para(`On these inputs ${a.matches.slice(1).map((k) => lowerFirst(label(k))).join(' and ')} give${a.matches.length > 2 ? '' : 's'} the same output.`));
+        text: a.raised ? t('check.verdictMistakeRaised', { mistake: lowerFirst(label(first)), raised: a.raised })
+          : t('check.verdictMistake', { mistake: lowerFirst(label(first)) }) }));
+      out.push(h('p', { 'data-testid': 'check-misconception', text: t('check.misconception', { misconception: bugByKey.get(first).misconception }) }));
+      if (a.matches.length > 1) out.push(para(t('check.sameOutput', { n: a.matches.length - 1, mistakes: a.matches.slice(1).map((k) => lowerFirst(label(k))).join(t('check.and')) })));
       if (where) out.push(where);
     } else if (a.verdict === 'unknown_error') {
       out.push(h('p', { class: 'check-verdict', 'data-verdict': 'unknown_error', 'data-testid': 'check-verdict',
-        text: `Your code raised an error that none of the planted mistakes compared raises: ${a.raised}` }));
+        text: t('check.verdictUnknownError', { raised: a.raised }) }));
     } else {
       out.push(h('p', { class: 'check-verdict', 'data-verdict': 'differs', 'data-testid': 'check-verdict',
-        text: `Your output is neither the book’s nor any of the ${tried.length} planted mistakes compared.` }));
+        text: t('check.verdictDiffers', { n: tried.length }) }));
       out.push(where);
     }
-    out.push(h('p', { class: 'hint', 'data-testid': 'check-tried', text: `Compared with ${module} as the book writes it and with: ${tried.map(lowerFirst).join('; ')}.` }));
+    out.push(h('p', { class: 'hint', 'data-testid': 'check-tried', text: t('check.tried', { module, mistakes: tried.map(lowerFirst).join(t('punct.clauses')) }) }));
     return out;
   }
   return { el, update };

@@ -1,6 +1,8 @@
 // "Train it"'s verdict (train.js): whether the weights learned the previous-token task, and the
-// sentence that says so, every count in it from the weights and the losses (no DOM: tests/node reads it).
+// sentence that says so, every count in it from the weights and the losses (no DOM: tests/node reads it),
+// in the page's language (its words in the catalogues' trainVerdict.* keys).
 import { pythonFixed } from '../views/format.js';
+import { t, list } from '../i18n/index.js';
 
 const fixed4 = (v) => pythonFixed(v, 4);
 
@@ -27,19 +29,16 @@ export function previousTokenVerdict(weights, T, orders) {
 // verdict still fails, the sentence says why both are true (they measure different things).
 export function verdictText(verdict, words, losses = null) {
   const { failing, total } = verdict;
-  if (!failing.length) return `Learned: in all four orders, every query from token 2 on puts more than 0.5 of its weight on the token before it (${total} of ${total}).`;
+  if (!failing.length) return t('trainVerdict.learned', { total });
   const perOrder = total / 4, inMap = failing.filter((f) => f.order === 0), elsewhere = failing.length - inMap.length;
   // each row's numbers while they fit in a sentence; beyond three rows, their names
-  const rows = inMap.map((f) => `${f.t + 1} “${words[f.t]}”${inMap.length > 3 ? '' : ` (${fixed4(f.share)} on “${words[f.t - 1]}”, most on “${words[f.top]}”)`}`);
-  const list = rows.length <= 1 ? rows.join('') : `${rows.slice(0, -1).join(', ')} and ${rows[rows.length - 1]}`;
-  const count = (n, of) => (n === 0 ? `none of the ${of}` : `${n} of the ${of}`);
-  let text = `Not learned: ${failing.length} of the ${total} queries from token 2 on put 0.5 or less of their weight on the token before them: `
-    + `${count(inMap.length, perOrder)} in the map${inMap.length ? ` (row${inMap.length === 1 ? '' : 's'} ${list})` : ''}`
-    + ` and ${count(elsewhere, total - perOrder)} in the other three orders.`;
+  const rows = inMap.map((f) => (inMap.length > 3 ? t('trainVerdict.row', { row: f.t + 1, word: words[f.t] })
+    : t('trainVerdict.rowShare', { row: f.t + 1, word: words[f.t], share: fixed4(f.share), previous: words[f.t - 1], top: words[f.top] })));
+  const count = (n, of) => t('trainVerdict.count', { n, of });
+  let text = t('trainVerdict.notLearned', { failing: failing.length, total, inMap: count(inMap.length, perOrder),
+    rows: inMap.length ? t('trainVerdict.rows', { n: inMap.length, list: list(rows) }) : '', elsewhere: count(elsewhere, total - perOrder) });
   if (losses && Number.isFinite(losses.first) && Number.isFinite(losses.now) && losses.now < losses.first) {
-    text += ` The loss fell from ${fixed4(losses.first)} to ${fixed4(losses.now)} all the same: it measures how close each output is to the previous token’s vector,`
-      + ' and W_v can make a mix of several tokens’ values come close to it; the verdict asks where each query’s weight goes, which is what the task teaches.';
+    text += t('trainVerdict.lossFell', { first: fixed4(losses.first), now: fixed4(losses.now) });
   }
   return text;
 }
-

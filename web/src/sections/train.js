@@ -12,7 +12,7 @@
 // previous-token head is what GPT-style models learn; token 1, with nothing before it, copies itself.
 // The task itself (the orders, one-hots, target, record stride, optimizers, the printed lines and the
 // program) is the engine's (engine/src/replay/train_task.h): this section only drives and draws it.
-import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
+import { h, para, uid, fixed4, place, setText, pythonCode, textWith } from '../dom.js';
 import { inputRows } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
@@ -37,15 +37,18 @@ export function trainRequest(state, optimizer, lr, steps) {
   return { op: 'train', task: 'previous_token', ...taskSettings(state, optimizer, lr), ...(steps ? { steps } : {}), record_parameters: true, prints: false };
 }
 
+// An optimizer's name in the menu: the engine's presets (Adam; SGD with its momentum), in the page's language.
+const optimizerLabel = (o) => (o.name === 'adam' ? t('train.optimizerAdam') : o.name === 'sgd' && o.momentum !== undefined ? t('train.optimizerSgd', { momentum: o.momentum }) : o.label);
+
 // A loss that is not a number as Python prints it: nan, inf or -inf.
 const pythonFloat = (v) => (Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v));
 
 // A learning rate from the field: {value} or {error: a sentence}.
 export function parseLr(text) {
-  const t = text.trim();
-  const v = Number(t);
-  if (t === '' || !/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(t) || !(v > 0 && v <= LR_MAX)) {
-    return { error: `The learning rate must be a number above 0 and at most ${LR_MAX}, e.g. 0.02; “${t.slice(0, 12)}” is not.` };
+  const typed = text.trim();
+  const v = Number(typed);
+  if (typed === '' || !/^[+]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(typed) || !(v > 0 && v <= LR_MAX)) {
+    return { error: t('train.lrError', { max: LR_MAX, text: typed.slice(0, 12) }) };
   }
   return { value: v };
 }
@@ -58,16 +61,16 @@ function build(ctx) {
   const OPTIMIZERS = new Map(defined.optimizers.map((o) => [o.name, o]));
   const lrId = uid('train-lr'), optId = uid('train-opt'), scrubId = uid('train-scrub'), errId = uid('train-error');
   // its label says what a press does (Play or Pause): no aria-pressed, which would contradict a changing label
-  const playBtn = h('button', { type: 'button', 'data-testid': 'train-play', text: 'Play' });
-  const stepBtn = h('button', { type: 'button', 'data-testid': 'train-step-button', text: 'Step' });
-  const resetBtn = h('button', { type: 'button', 'data-testid': 'train-reset', text: 'Reset' });
+  const playBtn = h('button', { type: 'button', 'data-testid': 'train-play', text: t('train.play') });
+  const stepBtn = h('button', { type: 'button', 'data-testid': 'train-step-button', text: t('train.step') });
+  const resetBtn = h('button', { type: 'button', 'data-testid': 'train-reset', text: t('train.reset') });
   const optSelect = h('select', { id: optId, 'data-testid': 'train-optimizer' },
-    [...OPTIMIZERS].map(([value, o]) => h('option', { value, text: o.label })));
+    [...OPTIMIZERS].map(([value, o]) => h('option', { value, text: optimizerLabel(o) })));
   const lrInput = h('input', { type: 'text', id: lrId, inputmode: 'decimal', class: 'num-input', autocomplete: 'off', 'data-testid': 'train-lr', 'aria-describedby': errId, value: String(OPTIMIZERS.get('adam').lr) });
   const error = h('p', { id: errId, class: 'note error', role: 'status', 'data-testid': 'train-error' });
   const stepText = h('span', { 'data-testid': 'train-step', text: '0' });
   const lossText = h('span', { 'data-testid': 'train-loss' });
-  const status = h('p', { class: 'train-status' }, 'Step ', stepText, ` of ${TRAIN_STEPS}, loss `, lossText);
+  const status = h('p', { class: 'train-status' }, textWith((m) => t('train.status', m), { step: stepText, total: String(TRAIN_STEPS), loss: lossText }));
   const scrubber = h('input', { type: 'range', id: scrubId, min: '0', max: '0', step: '1', value: '0', 'data-testid': 'train-scrubber', disabled: true });
   const note = h('p', { class: 'hint', 'data-testid': 'train-note', 'aria-live': 'polite' });
   // what the shown step's weights say, from the numbers (every frame while playing: not a live region)
@@ -75,22 +78,22 @@ function build(ctx) {
   const controls = h('div', { class: 'train-controls' },
     h('div', { class: 'controls' }, playBtn, stepBtn, resetBtn,
       // each label kept with its control when the row wraps (a phone)
-      h('span', { class: 'keep' }, h('label', { for: optId, text: 'Optimizer ' }), optSelect),
-      h('span', { class: 'keep' }, h('label', { for: lrId, text: 'Learning rate ' }), lrInput)),
+      h('span', { class: 'keep' }, h('label', { for: optId, text: t('train.optimizer') }), optSelect),
+      h('span', { class: 'keep' }, h('label', { for: lrId, text: t('train.learningRate') }), lrInput)),
     error, status, verdictEl,
-    h('p', { class: 'slider train-scrub' }, h('label', { for: scrubId, text: 'Replay a step (steps taken so far)' }), scrubber),
+    h('p', { class: 'slider train-scrub' }, h('label', { for: scrubId, text: t('train.replay') }), scrubber),
     note);
   // its y domain is set per run (linePlot reads options.y.domain at each draw): the curve grows into a
   // fixed frame during playback instead of rescaling every frame
-  const lossOptions = { title: 'Loss (mean squared error) at each step', testid: 'train-loss-plot',
-    summary: 'The loss of every step taken so far, on a log scale, with the shown step marked.',
-    x: { label: 'step', domain: [0, TRAIN_STEPS] }, y: { label: 'loss', log: 10 }, series: [],
-    describe: (p) => `step ${p.x}: loss ${fixed4(p.y)}` };
+  const lossOptions = { title: t('train.lossTitle'), testid: 'train-loss-plot',
+    summary: t('train.lossSummary'),
+    x: { label: t('train.stepAxis'), domain: [0, TRAIN_STEPS] }, y: { label: t('train.lossAxis'), log: 10 }, series: [],
+    describe: (p) => t('train.lossPoint', { step: p.x, loss: fixed4(p.y) }) };
   const lossPlot = linePlot(lossOptions);
-  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: 'attn_weights for the tokens as written (order 1 of 4): query × key', testid: 'train-heatmap',
+  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: t('train.heatTitle'), testid: 'train-heatmap',
     rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
-  const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: `${name}.weight transposed`, title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
+  const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: t('train.weightTransposed', { name }), title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
     testid: `train-${name}`, rowName: t('word.input'), colName: t('word.output'), scale: 'diverging', domain: [-1, 1] }));
   const wViews = wOptions.map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
   const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
@@ -154,7 +157,7 @@ function build(ctx) {
       } while (c.broken < 0 && c.session.stepsLeft() > 0 && performance.now() - began < BUDGET_MS.compute);
     } catch (e) { dropComputing(); stop(); fail(e); showStep(shown); return; }
     if (c.broken < 0 && c.session.stepsLeft() > 0) {
-      setText(note, `Training: ${Math.min(c.losses.length, TRAIN_STEPS)} of ${TRAIN_STEPS} steps computed…`);
+      setText(note, t('train.computing', { done: Math.min(c.losses.length, TRAIN_STEPS), total: TRAIN_STEPS }));
       nextTask().then(() => computeSlice(c));
       return;
     }
@@ -216,26 +219,28 @@ function build(ctx) {
     });
     lossOptions.y.domain = lossDomain(run ? S.losses : [loss]);
     lossPlot.update([
-      { name: 'loss', points: S.losses.slice(0, reached + 1).map((y, x) => ({ x, y })).filter((p) => p.y > 0 && Number.isFinite(p.y)), mark: 'line' },
-      { name: `step ${k}`, points: Number.isFinite(loss) && loss > 0 ? [{ x: k, y: loss }] : [], mark: 'dot' }]);
+      { name: t('train.lossAxis'), points: S.losses.slice(0, reached + 1).map((y, x) => ({ x, y })).filter((p) => p.y > 0 && Number.isFinite(p.y)), mark: 'line' },
+      { name: t('train.stepSeries', { step: k }), points: Number.isFinite(loss) && loss > 0 ? [{ x: k, y: loss }] : [], mark: 'dot' }]);
     scrubber.max = String(run ? reached : 0);
     scrubber.step = String(every());
     scrubber.value = String(k);
     scrubber.disabled = !run;
-    scrubber.setAttribute('aria-valuetext', `step ${k}, loss ${fixed4(loss)}`);
+    scrubber.setAttribute('aria-valuetext', t('train.scrubValue', { step: k, loss: fixed4(loss) }));
     const verdict = previousTokenVerdict(w.values, T, task.orders.length);
     verdictEl.dataset.learned = String(verdict.learned);
-    setText(verdictEl, `At step ${k}: ${verdictText(verdict, words, k > 0 ? { first: S.losses[0], now: loss } : null)}`);
+    setText(verdictEl, t('train.atStep', { step: k, verdict: verdictText(verdict, words, k > 0 ? { first: S.losses[0], now: loss } : null) }));
     const broken = run && run.broken;
-    setText(note, broken && k === run.end ? `The loss became ${broken.loss} at step ${broken.step}, so training stopped there: the learning rate is too large for this task; try a smaller one (${[...OPTIMIZERS.values()].map((o) => `${o.label.split(' ')[0]} ${o.lr}`).join(', ')}).`
-      : !run ? 'Press Play to train, or Step for one update at a time. Nothing trains until you do.'
-        : k === TRAIN_STEPS ? `Trained: ${TRAIN_STEPS} steps. ${verdict.learned ? 'Every query from token 2 on now looks at the token before it.' : `${verdict.failing.length} of ${verdict.total} queries did not learn to look at the token before them.`} Drag the slider to replay any step.`
-          : every() > 1 ? `Your inputs are large, so the run keeps every ${every()}th step; Step moves ${every()} updates.` : '');
-    setText(playBtn, playing ? 'Pause' : 'Play');
+    setText(note, broken && k === run.end ? t('train.broken', { loss: broken.loss, step: broken.step,
+      defaults: [...OPTIMIZERS.values()].map((o) => `${o.label.split(' ')[0]} ${o.lr}`).join(t('place.sep')) })
+      : !run ? t('train.pressPlay')
+        : k === TRAIN_STEPS ? t('train.trained', { steps: TRAIN_STEPS, verdict: verdict.learned ? t('train.trainedLearned')
+          : t('train.trainedFailing', { failing: verdict.failing.length, total: verdict.total }) })
+          : every() > 1 ? t('train.stride', { every: every() }) : '');
+    setText(playBtn, playing ? t('train.pause') : t('train.play'));
   }
 
   function drawCodeOutput() {
-    setText(codeOut, run ? run.printed : 'Press Play or Step to run it: its output appears here.');
+    setText(codeOut, run ? run.printed : t('train.noOutput'));
   }
 
   function stop() {
@@ -253,7 +258,7 @@ function build(ctx) {
   }
   function play() {
     playing = true;   // Pause works while the run is still being computed
-    setText(playBtn, 'Pause');
+    setText(playBtn, t('train.pause'));
     withRun(() => {
       if (!playing) { showStep(shown); return; }   // paused while it was computed
       if (frame) return;                            // already playing (Play, Pause, Play while it was computed)
@@ -269,7 +274,7 @@ function build(ctx) {
     const r = parseLr(lrInput.value);
     if (!r.error) return false;
     lrInput.setAttribute('aria-invalid', 'true');
-    setText(error, `${r.error} Correct it first: nothing trains until the learning rate is one.`);
+    setText(error, t('train.lrFirst', { error: r.error }));
     return true;
   };
   playBtn.addEventListener('click', () => {
@@ -303,7 +308,7 @@ function build(ctx) {
     const r = parseLr(lrInput.value);
     if (r.error) {
       lrInput.setAttribute('aria-invalid', 'true');
-      setText(error, `${r.error} Training keeps lr = ${lrBefore}.`);
+      setText(error, t('train.lrKept', { error: r.error, lr: lrBefore }));
     } else {
       lrInput.removeAttribute('aria-invalid');
       setText(error, '');
@@ -349,13 +354,13 @@ function build(ctx) {
     drawCodeOutput();
     show(body,
       // the one-hot spelled out for the learner's T: a word the chapter does not define
-      para(`§3.4 calls W_q, W_k and W_v trainable, “so the model can learn which similarities matter”. Here the engine trains them, step by step, with the same numbers as PyTorch. The task: output the previous token’s embedding (the first token, with none before it, its own). Each token’s vector gets its position appended as a one-hot: ${ctx.state.tokens} numbers, all 0 but a 1 at the token’s position (token 2’s is [${Array.from({ length: ctx.state.tokens }, (_, j) => (j === 1 ? 1 : 0)).join(', ')}]). The tokens come in four orders, so only the position tells which token came before: the attention weights must learn to look one step back.`),
+      para(t('train.intro', { tokens: ctx.state.tokens, oneHot: Array.from({ length: ctx.state.tokens }, (_, j) => (j === 1 ? 1 : 0)).join(', ') })),
       place(controls),
       h('div', { class: 'train-views' }, place(lossPlot.el), place(heat.el)),
-      para('The weights as they change (each drawn d_in × d_out, as §3.4.1 draws W_q; one colour scale for all three over the run): the rows x1… are the token’s vector, p1… its position one-hot.'),
+      para(t('train.weightsNote')),
       h('div', { class: 'matrices train-weights' }, ...wViews.map((v) => place(v.el))),
-      h('h3', { text: 'The same training in PyTorch' }),
-      para(`This program prints what the views show: the loss every ${defined.print_every} steps, and after the last step the weights for the tokens as written (the first of the four orders).`),
+      h('h3', { text: t('train.pytorchTitle') }),
+      para(t('train.programNote', { every: defined.print_every })),
       place(codeCell));
     if (start) showStep(0);
   }

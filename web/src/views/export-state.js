@@ -6,18 +6,19 @@
 import { shortestFloat32 } from './format.js';
 import { SCRIPT_BASE, INLINE } from '../base-url.js';
 import { integrityOf } from '../trusted.js';
+import { say } from './words.js';
 
 // The element, its section and the step its stepper shows (1-based, as "Step i of n"; null without one).
 function where(figure) {
   const host = figure.getRootNode().host;
-  if (!host || !host.state) throw new Error('the drawing is not in an <attention-lab> with numbers yet');
+  if (!host || !host.state) throw new Error(say('views.export.notInLab'));
   const section = figure.closest('[data-section]');
   const stepper = section && section.querySelector('.stepper[data-step]');
   return { host, section: section ? section.dataset.section : host.getAttribute('section') || 'all', step: stepper ? Number(stepper.dataset.step) + 1 : null };
 }
 
 // The attributes that rebuild this state: the learner's current example (el.state), the author's
-// weights, theme and exercises. Values as their shortest float32 texts (what the engine computes with).
+// weights, theme, exercises and language. Values as their shortest float32 texts (what the engine computes with).
 export function stateAttributes(figure) {
   const { host, section, step } = where(figure);
   const s = host.state;
@@ -29,7 +30,10 @@ export function stateAttributes(figure) {
   if (weights !== null) attrs.weights = weights; else attrs['d-out'] = String(s.dOut);
   if (s.temperature !== null) attrs.temperature = String(s.temperature);
   for (const name of ['theme', 'exercises']) if (host.hasAttribute(name)) attrs[name] = host.getAttribute(name);
-  return { attrs, step };
+  // the language it speaks: its own lang, else the one it follows from its page when that is not English
+  const lang = host.getAttribute('lang') ?? (host.language && host.language.lang !== 'en' ? host.language.lang : null);
+  if (lang !== null) attrs.lang = lang;
+  return { attrs, step, lang: host.language ? host.language.lang : 'en' };
 }
 
 // The page a link opens: this page when it is attention-lab's own (index.html, embed.html), else the
@@ -61,7 +65,7 @@ async function fileText(file) {
 
 // { text, file }: the section as a page that opens from disk with no server and no network.
 export async function sectionHtml(figure, noScripts) {
-  const { attrs } = stateAttributes(figure);
+  const { attrs, lang } = stateAttributes(figure);
   let files;
   try {
     if (INLINE || !SCRIPT_BASE || location.protocol === 'file:') throw new Error('no files');
@@ -72,7 +76,7 @@ export async function sectionHtml(figure, noScripts) {
   const [simd, scalar, katex, element] = files;
   const engine = (kind, text) => inlineScript(`(function () { var g = self.AttentionLabInline = self.AttentionLabInline || {engines: {}}; if (g.engines.${kind}) return; var define, module, exports;\n${text.replace(/^\uFEFF/, '')}\ng.engines.${kind} = function () { return createAttentionLab; }; })();`);
   const tag = `<attention-lab ${Object.entries(attrs).map(([k, v]) => `${k}="${attrText(v)}"`).join(' ')}></attention-lab>`;
-  const text = `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
+  const text = `<!doctype html>\n<html lang="${attrText(lang)}">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n`
     + `<title>attention-lab: ${attrText(attrs.section)}</title>\n</head>\n<body>\n${tag}\n`
     + `${engine('simd', simd)}\n${engine('scalar', scalar)}\n${inlineScript(`if (!self.AttentionLabKatex) {\n${katex}\n}`)}\n`
     + `${inlineScript(`if (!self.customElements.get('attention-lab')) {\n${element.replace(/\n\/\/# sourceMappingURL=.*$/, '')}\n}`)}\n</body>\n</html>\n`;

@@ -6,46 +6,62 @@
 import { el, uid } from './nodes.js';
 import { csvText, torchLiteral, svgFromScene, rgbStops } from './export-format.js';
 import { sectionHtml, permalink } from './export-state.js';
+import { say, sayNow } from './words.js';
 
-// Every user-visible string of the menu, in one place (for the catalogue of issue 46's part 1).
-export const EXPORT_TEXT = {
-  button: (name) => `Export ${name}`,
-  buttonText: 'Export',
-  png: 'PNG image (2×)',
-  svg: 'SVG image',
-  csv: 'CSV of the numbers',
-  torch: 'Copy as PyTorch',
-  html: 'This section as an HTML file',
-  link: 'Copy link to this state',
-  saved: (file) => `Saved ${file}.`,
-  savedFramed: (file) => `Saved ${file}. If your browser shows no download, the page around this one does not let it download files (an iframe sandboxed without allow-downloads).`,
-  copied: (what) => `Copied ${what}.`,
-  copyByHand: (what) => `This page may not use the clipboard: ${what} is selected below; copy it with Ctrl+C (⌘C on a Mac).`,
-  failed: (what, why) => `Could not make the ${what}: ${why}`,
-  notDrawn: 'it is not drawn yet (scroll to it, or answer the question before it)',
-  pending: 'some of its values are still hidden (step on, or answer the question before them)',
-  noHtml: 'this page cannot read its own script files (opened from disk, or in a notebook); serve the folder (./scripts/run) and try again',
-  linkWhat: 'the link',
-  torchWhat: 'the tensor',
-  csvWhat: 'the CSV',
+// Every user-visible string of the menu, read in the page's language when asked (words.js's
+// views.export.* keys: say() reads the catalogue the element gave the views). exportWords(speak): the
+// same words through another say, e.g. one held to the language of the click (sayNow) for an action's
+// status, said after awaits.
+const exportWords = (say) => ({
+  button: (name) => say('views.export.button', { name }),
+  get buttonText() { return say('views.export.buttonText'); },
+  get png() { return say('views.export.png'); },
+  get svg() { return say('views.export.svg'); },
+  get csv() { return say('views.export.csv'); },
+  get torch() { return say('views.export.torch'); },
+  get html() { return say('views.export.html'); },
+  get link() { return say('views.export.link'); },
+  saved: (file) => say('views.export.saved', { file }),
+  savedFramed: (file) => say('views.export.savedFramed', { file }),
+  copied: (what) => say('views.export.copied', { what }),
+  copyByHand: (what) => say('views.export.copyByHand', { what }),
+  failed: (what, why) => say('views.export.failed', { what, why }),
+  get notDrawn() { return say('views.export.notDrawn'); },
+  get pending() { return say('views.export.pending'); },
+  get noHtml() { return say('views.export.noHtml'); },
+  get linkWhat() { return say('views.export.linkWhat'); },
+  get torchWhat() { return say('views.export.torchWhat'); },
+  get csvWhat() { return say('views.export.csvWhat'); },
+  // what an action makes, in "Could not make the …"
+  made: (action) => ({ png: () => say('views.export.madePng'), svg: () => say('views.export.madeSvg'), csv: () => say('views.export.madeCsv'),
+    torch: () => say('views.export.madeTorch'), html: () => say('views.export.madeHtml'), link: () => say('views.export.madeLink') })[action](),
+  get noSvgImage() { return say('views.export.noSvgImage'); },
+  get noPng() { return say('views.export.noPng'); },
   // the names of the plots' CSV heads and of the q–k plane
-  qkName: 'q and the keys',
-  qkTitle: 'q and the keys in the plane',
-  heads: { series: 'series', axis: 'axis', point: 'point', vector: 'vector', dimension: 'dimension' },
-};
+  get qkName() { return say('views.export.qkName'); },
+  get qkTitle() { return say('views.export.qkTitle'); },
+  heads: {
+    get series() { return say('views.export.headSeries'); },
+    get axis() { return say('views.export.headAxis'); },
+    get point() { return say('views.export.headPoint'); },
+    get vector() { return say('views.export.headVector'); },
+    get dimension() { return say('views.export.headDimension'); },
+  },
+});
+export const EXPORT_TEXT = exportWords(say);
 
 const inFrame = () => { try { return window.self !== window.top; } catch { return true; } };
 
 // Saves a Blob as a file: an <a download> clicked (no popup, no navigation). In a frame sandboxed
 // without allow-downloads the browser drops it silently: the status says so.
-function save(blob, file) {
+function save(blob, file, words) {
   const url = URL.createObjectURL(blob);
   const a = el('a', { href: url, download: file, hidden: true });
   document.body.append(a);
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60000);
-  return inFrame() ? EXPORT_TEXT.savedFramed(file) : EXPORT_TEXT.saved(file);
+  return inFrame() ? words.savedFramed(file) : words.saved(file);
 }
 
 // The drawing's page background: the first painted background from the drawing up (through the
@@ -156,7 +172,7 @@ function sceneCanvas(scene, scale) {
   return canvas;
 }
 // SVG text drawn on a canvas through an image (the plots' PNG).
-function svgCanvas(text, scale) {
+function svgCanvas(text, scale, words) {
   return new Promise((resolve, reject) => {
     const image = new Image();
     image.onload = () => {
@@ -165,28 +181,28 @@ function svgCanvas(text, scale) {
       canvas.getContext('2d').drawImage(image, 0, 0, canvas.width, canvas.height);
       resolve(canvas);
     };
-    image.onerror = () => reject(new Error('the browser could not draw the SVG'));
+    image.onerror = () => reject(new Error(words.noSvgImage));
     image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(text)}`;
   });
 }
-const pngOf = (canvas) => new Promise((resolve, reject) => {
-  try { canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('the browser made no PNG'))), 'image/png'); } catch (e) { reject(e); }
+const pngOf = (canvas, words) => new Promise((resolve, reject) => {
+  try { canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error(words.noPng))), 'image/png'); } catch (e) { reject(e); }
 });
 
 // Copies text; where the clipboard is refused (a sandboxed frame, an old browser), shows it selected.
-async function copy(text, what, status) {
+async function copy(text, what, status, words) {
   // (a frame whose permissions policy refuses the clipboard is not asked: Chromium logs an error)
   const policy = document.permissionsPolicy || document.featurePolicy;
   try {
     if (!navigator.clipboard || (policy && !policy.allowsFeature('clipboard-write'))) throw new Error('no clipboard');
     await navigator.clipboard.writeText(text);
-    return EXPORT_TEXT.copied(what);
+    return words.copied(what);
   } catch {
     const area = el('textarea', { class: 'export-copy', readonly: '', rows: '4', 'aria-label': what });
     area.value = text;
     status.after(area);
     area.focus(); area.select();
-    return EXPORT_TEXT.copyByHand(what);
+    return words.copyByHand(what);
   }
 }
 
@@ -225,48 +241,49 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
   const tell = (detail) => figure.dispatchEvent(new CustomEvent('attention-lab-export', { bubbles: true, composed: true, detail: { name, ...detail } }));
   async function run(action) {
     for (const old of wrap.querySelectorAll('textarea.export-copy')) old.remove();
-    const what = { png: 'PNG', svg: 'SVG', csv: 'CSV', torch: 'tensor', html: 'HTML file', link: 'link' }[action];
+    const words = exportWords(sayNow());   // in the language of the click, after the awaits too
+    const what = words.made(action);
     try {
       let said;
       // what is not on screen (held back by a question, or not yet stepped to) is not exported either
       if (action !== 'html' && action !== 'link') {
-        if (!figure.isConnected || !figure.getClientRects().length) throw new Error(EXPORT_TEXT.notDrawn);
-        if (figure.querySelector('[data-pending]')) throw new Error(EXPORT_TEXT.pending);
+        if (!figure.isConnected || !figure.getClientRects().length) throw new Error(words.notDrawn);
+        if (figure.querySelector('[data-pending]')) throw new Error(words.pending);
       }
       if (action === 'png' || action === 'svg') {
         const drawn = image();
         const file = `${stem}.${action}`;
         const svgText = drawn.svg || svgFromScene(drawn.scene);
         const blob = action === 'svg' ? new Blob([svgText], { type: 'image/svg+xml' })
-          : await pngOf(drawn.scene ? sceneCanvas(drawn.scene, 2) : await svgCanvas(svgText, 2));
+          : await pngOf(drawn.scene ? sceneCanvas(drawn.scene, 2) : await svgCanvas(svgText, 2, words), words);
         tell({ action, file, type: blob.type, blob, ...(action === 'svg' ? { text: svgText } : { scene: drawn.scene || null, svg: drawn.svg || null }) });
-        said = save(blob, file);
+        said = save(blob, file, words);
       } else if (action === 'csv' || action === 'torch') {
         const n = numbers();
-        if (!n) throw new Error(EXPORT_TEXT.notDrawn);
+        if (!n) throw new Error(words.notDrawn);
         if (action === 'csv') {
           const text = csvText(n), file = `${stem}.csv`;
           tell({ action, file, type: 'text/csv', text });
-          said = save(new Blob([text], { type: 'text/csv' }), file);
+          said = save(new Blob([text], { type: 'text/csv' }), file, words);
           // in a frame, which may not let it download: the text too, to copy
-          if (inFrame()) said = `${said} ${await copy(text, EXPORT_TEXT.csvWhat, status)}`;
+          if (inFrame()) said = `${said} ${await copy(text, words.csvWhat, status, words)}`;
         } else {
           const text = torchLiteral(n);
           tell({ action, type: 'text/x-python', text });
-          said = await copy(text, EXPORT_TEXT.torchWhat, status);
+          said = await copy(text, words.torchWhat, status, words);
         }
       } else if (action === 'html') {
-        const { text, file } = await sectionHtml(figure, EXPORT_TEXT.noHtml);
+        const { text, file } = await sectionHtml(figure, words.noHtml);
         tell({ action, file, type: 'text/html', text });
-        said = save(new Blob([text], { type: 'text/html' }), file);
+        said = save(new Blob([text], { type: 'text/html' }), file, words);
       } else {
         const text = permalink(figure);
         tell({ action, type: 'text/uri-list', text });
-        said = await copy(text, EXPORT_TEXT.linkWhat, status);
+        said = await copy(text, words.linkWhat, status, words);
       }
       status.textContent = said;
     } catch (e) {
-      status.textContent = EXPORT_TEXT.failed(what, e && e.message ? e.message : String(e));
+      status.textContent = words.failed(what, e && e.message ? e.message : String(e));
       tell({ action, error: status.textContent });
     }
   }

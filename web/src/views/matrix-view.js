@@ -101,7 +101,8 @@ export function matrixView(data, options = {}) {
   root.append(head, body, ...(legend ? [legendEl] : []), printEl);   // append(null) would add the text "null"
   // the drawing's export menu (export.js): its image as drawn, its numbers as the engine gave them
   if (options.exportable !== false) {
-    head.append(exportMenu(root, { name, stem: fileStem(name), image: () => ({ scene: matrixScene(root, typeof options.title === 'string' ? options.title : name) }),
+    // (a name in another script, "你的输出", gives no file name of its own: the drawing's testid does)
+    head.append(exportMenu(root, { name, stem: fileStem(/[A-Za-z0-9]/.test(name) || !options.testid ? name : options.testid), image: () => ({ scene: matrixScene(root, typeof options.title === 'string' ? options.title : name) }),
       numbers: () => latest && { shape: latest.shape, texts: Array.from(latest.values, (v, k) => (latest.texts && latest.texts[k] != null ? String(latest.texts[k]) : shortestFloat32(Number(v)))),
         rowLabels: rowLabels.slice(), colLabels: colLabels.slice(), rowName, colName } }).el);
   }

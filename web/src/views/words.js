@@ -24,9 +24,49 @@ export const VIEW_WORDS = Object.freeze({
   'views.plot.share': ', weight {weight} in {marker}',
   'views.plot.marker': 'the marker',
   'views.plot.point': 'point {k}',
+  'views.export.button': 'Export {name}',
+  'views.export.buttonText': 'Export',
+  'views.export.png': 'PNG image (2×)',
+  'views.export.svg': 'SVG image',
+  'views.export.csv': 'CSV of the numbers',
+  'views.export.torch': 'Copy as PyTorch',
+  'views.export.html': 'This section as an HTML file',
+  'views.export.link': 'Copy link to this state',
+  'views.export.saved': 'Saved {file}.',
+  'views.export.savedFramed': 'Saved {file}. If your browser shows no download, the page around this one does not let it download files (an iframe sandboxed without allow-downloads).',
+  'views.export.copied': 'Copied {what}.',
+  'views.export.copyByHand': 'This page may not use the clipboard: {what} is selected below; copy it with Ctrl+C (⌘C on a Mac).',
+  'views.export.failed': 'Could not make the {what}: {why}',
+  'views.export.notDrawn': 'it is not drawn yet (scroll to it, or answer the question before it)',
+  'views.export.pending': 'some of its values are still hidden (step on, or answer the question before them)',
+  'views.export.noHtml': 'this page cannot read its own script files (opened from disk, or in a notebook); serve the folder (./scripts/run) and try again',
+  'views.export.notInLab': 'the drawing is not in an <attention-lab> with numbers yet',
+  'views.export.linkWhat': 'the link',
+  'views.export.torchWhat': 'the tensor',
+  'views.export.csvWhat': 'the CSV',
+  'views.export.madePng': 'PNG',
+  'views.export.madeSvg': 'SVG',
+  'views.export.madeCsv': 'CSV',
+  'views.export.madeTorch': 'tensor',
+  'views.export.madeHtml': 'HTML file',
+  'views.export.madeLink': 'link',
+  'views.export.noSvgImage': 'the browser could not draw the SVG',
+  'views.export.noPng': 'the browser made no PNG',
+  'views.export.qkName': 'q and the keys',
+  'views.export.qkTitle': 'q and the keys in the plane',
+  'views.export.headSeries': 'series',
+  'views.export.headAxis': 'axis',
+  'views.export.headPoint': 'point',
+  'views.export.headVector': 'vector',
+  'views.export.headDimension': 'dimension',
 });
 
 let translate = (key, params = {}) => (VIEW_WORDS[key] ?? key).replace(/\{([A-Za-z_]\w*)\}/g, (all, name) => (name in params ? String(params[name]) : all));
 
-export function useTranslator(fn) { translate = fn; }
+let bindNow = () => say;
+
+export function useTranslator(fn, bind) { translate = fn; if (bind) bindNow = bind; }
 export const say = (key, params) => translate(key, params);
+// say() held to the language of now, for words said after an await (an export's status line), when
+// another element in another language may have spoken in between.
+export const sayNow = () => bindNow();
