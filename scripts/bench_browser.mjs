@@ -147,29 +147,25 @@ export async function measureLoads(context, baseUrl, place, loads, tailMs) {
     mainThread: { taskMs: mainThread('taskMs'), styleMs: mainThread('styleMs'), layoutMs: mainThread('layoutMs'), layouts: mainThread('layouts') } };
 }
 
-// First and repeat visits (issue 47). A first visit: a fresh browser context (empty HTTP and code
-// caches), its renderer warmed by the same origin's missing page, then index.html; a repeat visit: a
-// second load of index.html in that same context. count pairs, each first visit followed by its repeat
-// (so the two alternate through the run); medians and their ratio. browser: a playwright Browser
-// (launchChromiumBrowser), whose newContext() is an empty profile.
-export async function measureVisits(browser, baseUrl, place, count) {
+// First and repeat visits (issue 47). A first visit: a fresh browser profile (a new user-data folder:
+// empty HTTP cache and code cache), its renderer warmed by the same origin's missing page, then
+// index.html; a repeat visit: a second load of index.html in that same profile. count pairs, each first
+// visit followed by its repeat (so the two alternate through the run); medians and their ratio. A
+// Playwright newContext() would not do: it is off the record, and its second load got no V8 code cache
+// (first 1472 ms, second 1646 ms, where a profile's went 1606 -> 1100 ms: 3 pairs, load average 8.8).
+export async function measureVisits(baseUrl, place, count) {
   const first = [], repeat = [];
   for (let i = 0; i < count; i++) {
-    const context = await browser.newContext();
+    const browser = await launchChromium();   // tests/browser/helpers.js: a persistent profile in a new temporary folder
     try {
-      first.push((await measureLoad(context, baseUrl, place)).firstNumber);
-      repeat.push((await measureLoad(context, baseUrl, place)).firstNumber);
+      first.push((await measureLoad(browser.context, baseUrl, place)).firstNumber);
+      repeat.push((await measureLoad(browser.context, baseUrl, place)).firstNumber);
     } finally {
-      await context.close();
+      await browser.close();
     }
   }
   const a = median(first), b = median(repeat);
   return { place: place.name, count, first, repeat, firstMedian: a, repeatMedian: b, ratio: a / b };
-}
-export async function launchChromiumBrowser() {
-  const { chromium } = createRequire(import.meta.url)(path.join(ROOT, 'node_modules/playwright-core'));
-  return chromium.launch({ executablePath: CHROMIUM, headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
 }
 
 // The temperature slider at place (throttled there too): its updates, as measureSlider times them.
