@@ -106,7 +106,7 @@ function observeFirstNumber(needle) {
 // the long tasks and long animation frames until every section shows its numbers (updateComplete) and
 // a moment after. A first tab opens a missing page of the same origin, so the renderer process and V8
 // are up (a browser already running).
-async function measureLoad(context, baseUrl, place, tailMs = 300) {
+export async function measureLoad(context, baseUrl, place, tailMs = 300) {
   const page = await context.newPage();
   await page.setViewportSize({ width: place.width, height: place.height });
   const cdp = await context.newCDPSession(page);
@@ -145,6 +145,27 @@ export async function measureLoads(context, baseUrl, place, loads, tailMs) {
   return { place: place.name, loads, firstNumbers: runs.map((r) => r.firstNumber), firstNumberMedian: median(runs.map((r) => r.firstNumber)),
     longestTask: maxOf('longTasks'), longestFrame: maxOf('longFrames'), longTasks: runs.flatMap((r) => r.longTasks),
     mainThread: { taskMs: mainThread('taskMs'), styleMs: mainThread('styleMs'), layoutMs: mainThread('layoutMs'), layouts: mainThread('layouts') } };
+}
+
+// First and repeat visits (issue 47). A first visit: a fresh browser profile (a new user-data folder:
+// empty HTTP cache and code cache), its renderer warmed by the same origin's missing page, then
+// index.html; a repeat visit: a second load of index.html in that same profile. count pairs, each first
+// visit followed by its repeat (so the two alternate through the run); medians and their ratio. A
+// Playwright newContext() would not do: it is off the record, and its second load got no V8 code cache
+// (first 1472 ms, second 1646 ms, where a profile's went 1606 -> 1100 ms: 3 pairs, load average 8.8).
+export async function measureVisits(baseUrl, place, count) {
+  const first = [], repeat = [];
+  for (let i = 0; i < count; i++) {
+    const browser = await launchChromium();   // tests/browser/helpers.js: a persistent profile in a new temporary folder
+    try {
+      first.push((await measureLoad(browser.context, baseUrl, place)).firstNumber);
+      repeat.push((await measureLoad(browser.context, baseUrl, place)).firstNumber);
+    } finally {
+      await browser.close();
+    }
+  }
+  const a = median(first), b = median(repeat);
+  return { place: place.name, count, first, repeat, firstMedian: a, repeatMedian: b, ratio: a / b };
 }
 
 // The temperature slider at place (throttled there too): its updates, as measureSlider times them.
