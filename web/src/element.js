@@ -4,6 +4,8 @@
 // Defining the element is the only global effect (plus KaTeX's font faces, which must live on document).
 import ELEMENT_CSS from './element.css';
 import { VIEWS_CSS, useScheduler } from './views/index.js';
+import { useExportState } from './views/export.js';
+import { sectionHtml, permalink } from './export-state.js';
 import { version as VERSION } from '../../package.json';
 import { KATEX_CSS, KATEX_FONTS } from 'katex-assets';
 import { defaultBase, engineBaseFolder, configureBases, fontURL, warnIfGuessed, isGuessedFolder, guessedFolderSentence, INLINE } from './base-url.js';
@@ -494,6 +496,7 @@ function configure(options = {}) {
 
 if (typeof customElements !== 'undefined' && !customElements.get('attention-lab')) {
   useScheduler(viewScheduler);   // the drawing views draw, measure and wait for frames through the page's scheduler
+  useExportState({ sectionHtml, permalink });   // and save their section as a file, or link to its state
   defineHostProperties(AttentionLabElement.prototype);
   customElements.define('attention-lab', AttentionLabElement);
   // a catalogue registered for a language an element speaks (or falls back from) shows at once

@@ -61,6 +61,8 @@ export function learnHub(host, section, enabled) {
     count.dataset.answered = String(s.answered);
     count.dataset.firstTryRight = String(s.firstTryRight);
     count.dataset.total = String(s.total);
+    // a section that asks nothing (Check my code, alone in a notebook) shows no "0 of 0" bar
+    if (bar && bar.hidden !== (s.total === 0)) bar.hidden = s.total === 0;
     // where the answers go: this browser, or the page that took them over (an LMS package, a host)
     const said = host.progressFromHost ? t('learn.keptByHost') : t('learn.keptHere');
     if (where.textContent !== said) where.textContent = said;

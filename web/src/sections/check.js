@@ -45,7 +45,7 @@ function build(ctx) {
   const given = parseCheckAttribute(ctx.checkAttribute ? ctx.checkAttribute() : null);
   const moduleSelect = h('select', { 'data-testid': 'check-module' },
     CHECK_MODULES.map((m) => h('option', { value: m, text: m, selected: m === (given?.module || 'SelfAttention_v2') })));
-  const paste = h('textarea', { rows: '6', cols: '60', spellcheck: 'false', 'data-testid': 'check-paste',
+  const paste = h('textarea', { rows: '6', cols: '60', wrap: 'off', spellcheck: 'false', 'data-testid': 'check-paste',
     'aria-label': t('check.pasteLabel'), placeholder: 'tensor([[-0.5337, -0.1051],\n        [-0.5323, -0.1080],\n        ...])' });
   if (typeof given?.output === 'string') paste.value = given.output;
   const run = h('button', { type: 'button', 'data-testid': 'check-run', text: t('check.run'), onclick: () => { fromNotebook = false; update(); } });

@@ -5,8 +5,13 @@
 // drawing was given (the engine's). It computes nothing.
 import { el, uid } from './nodes.js';
 import { csvText, torchLiteral, svgFromScene, rgbStops } from './export-format.js';
-import { sectionHtml, permalink } from './export-state.js';
 import { say, sayNow } from './words.js';
+
+// The section as an HTML file and a link to its state need the page's folder and integrity map, which
+// views do not import (web/src/export-state.js): the element gives them with useExportState, as it gives
+// the views its scheduler. A view used alone offers neither.
+let pageState = null;
+export function useExportState(state) { pageState = state; }
 
 // Every user-visible string of the menu, read in the page's language when asked (words.js's
 // views.export.* keys: say() reads the catalogue the element gave the views). exportWords(speak): the
@@ -54,13 +59,16 @@ const inFrame = () => { try { return window.self !== window.top; } catch { retur
 
 // Saves a Blob as a file: an <a download> clicked (no popup, no navigation). In a frame sandboxed
 // without allow-downloads the browser drops it silently: the status says so.
+// The last file's URL is revoked when the next is made (not at once: a download may still be reading it).
+let lastSaved = null;
 function save(blob, file, words) {
+  if (lastSaved) URL.revokeObjectURL(lastSaved);
   const url = URL.createObjectURL(blob);
+  lastSaved = url;
   const a = el('a', { href: url, download: file, hidden: true });
   document.body.append(a);
   a.click();
   a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60000);
   return inFrame() ? words.savedFramed(file) : words.saved(file);
 }
 
@@ -217,7 +225,7 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
   el('span', { 'aria-hidden': 'true', text: '⤓' }));
   const item = (action, text) => el('button', { type: 'button', role: 'menuitem', tabindex: '-1', class: 'export-item', 'data-action': action, text });
   const items = [item('png', EXPORT_TEXT.png), item('svg', EXPORT_TEXT.svg), ...(numbers ? [item('csv', EXPORT_TEXT.csv), item('torch', EXPORT_TEXT.torch)] : []),
-    item('html', EXPORT_TEXT.html), item('link', EXPORT_TEXT.link)];
+    ...(pageState ? [item('html', EXPORT_TEXT.html), item('link', EXPORT_TEXT.link)] : [])];
   const menu = el('div', { class: 'export-menu', role: 'menu', id: menuId, 'aria-label': EXPORT_TEXT.button(name), hidden: true }, ...items);
   const status = el('span', { class: 'export-status', role: 'status', 'data-testid': 'export-status' });
   const wrap = el('span', { class: 'export' }, button, menu, status);
@@ -273,11 +281,11 @@ export function exportMenu(figure, { name, stem, image, numbers }) {
           said = await copy(text, words.torchWhat, status, words);
         }
       } else if (action === 'html') {
-        const { text, file } = await sectionHtml(figure, words.noHtml);
+        const { text, file } = await pageState.sectionHtml(figure, words.noHtml);
         tell({ action, file, type: 'text/html', text });
         said = save(new Blob([text], { type: 'text/html' }), file, words);
       } else {
-        const text = permalink(figure);
+        const text = pageState.permalink(figure);
         tell({ action, type: 'text/uri-list', text });
         said = await copy(text, words.linkWhat, status, words);
       }

@@ -84,7 +84,7 @@ function clipBoxOf(node) {
 // reveal(spec) (a stepper building a result up): only the cells in spec ({rows, cols, cells} as for
 // highlight) show their value; the others are drawn empty with data-pending="true". null shows all.
 export function matrixView(data, options = {}) {
-  const { name = 'matrix', decimals = 4, rowName = 'row', colName = 'column', legend = true } = options;
+  const { name = 'matrix', decimals = 4, rowName = say('views.matrix.row'), colName = say('views.matrix.column'), legend = true } = options;
   const root = el('figure', { class: 'mv', 'data-matrix': name, 'data-testid': options.testid });
   const shapeBadge = el('span', { class: 'mv-shape' });
   const head = el('figcaption', { class: 'mv-head' },

@@ -13,6 +13,8 @@ export const VIEW_WORDS = Object.freeze({
   'views.matrix.pendingCell': '{where}: not computed yet',
   'views.matrix.masked': 'masked',
   'views.matrix.dropped': 'dropped',
+  'views.matrix.row': 'row',
+  'views.matrix.column': 'column',
   'views.legend.rowMin': 'row min',
   'views.legend.rowMax': 'row max',
   'views.legend.masked': 'masked: the future, never seen',

@@ -3,10 +3,10 @@
 // HTML file (the element with those attributes and its scripts inline, as the notebook helper writes it,
 // python/attention_lab.py). Neither carries the learner's answers: a question still asks, and what it
 // holds back stays back (docs/questions.md).
-import { shortestFloat32 } from './format.js';
-import { SCRIPT_BASE, INLINE } from '../base-url.js';
-import { integrityOf } from '../trusted.js';
-import { say } from './words.js';
+import { shortestFloat32 } from './views/format.js';
+import { SCRIPT_BASE, INLINE } from './base-url.js';
+import { integrityOf } from './trusted.js';
+import { say } from './views/words.js';
 
 // The element, its section and the step its stepper shows (1-based, as "Step i of n"; null without one).
 function where(figure) {
