@@ -12,7 +12,7 @@
   // December 2026: all 26,854 px with every part laid out, step-by-step 6,461, batched 3,506, causal 4,703 ...), plus 100 px and rounded up to 100 px: the
   // iframe's height where a platform drops the resize listener. tests/browser/author.test.js measures
   // them again and fails when a section outgrows its number, or shrinks well below it.
-  const HEIGHTS = { all: 23500, 'step-by-step': 5000, temperature: 2400, 'why-sqrt-dk': 1600, batched: 3600, classes: 2300, causal: 2200, 'multi-head': 3300, 'bug-hunt': 2400, check: 1300, train: 3700 };   // bug-hunt: its rounds measure 1,833–2,281 px
+  const HEIGHTS = { all: 23500, 'step-by-step': 5000, temperature: 2400, 'why-sqrt-dk': 1600, batched: 3600, classes: 2300, causal: 2200, 'multi-head': 3300, 'bug-hunt': 2400, check: 1200, train: 3700 };   // bug-hunt: its rounds measure 1,583–2,296 px (the round is drawn at random)
   let release = { version: '', integrity: '' };
 
   // HTML text: & " ' < > escaped, so words, JSON inputs and URLs paste safely into attributes.

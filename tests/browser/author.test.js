@@ -298,7 +298,9 @@ test('the iframe snippet\'s height for each section fits embed.html\'s content a
     measured[section] = await page.evaluate(() => Math.ceil(document.querySelector('attention-lab').getBoundingClientRect().bottom + window.scrollY));
   }
   for (const section of sections) {
-    assert.ok(measured[section] <= written[section] && written[section] - measured[section] < Math.max(600, measured[section] / 10), `${section}: the snippet says ${written[section]} px, the content is ${measured[section]} px (measured: ${JSON.stringify(measured)})`);
+    // the bug hunt's round is drawn at random: its rounds measure 1,583–2,296 px, so its slack is that range's
+    const slack = section === 'bug-hunt' ? 900 : Math.max(600, measured[section] / 10);
+    assert.ok(measured[section] <= written[section] && written[section] - measured[section] < slack, `${section}: the snippet says ${written[section]} px, the content is ${measured[section]} px (measured: ${JSON.stringify(measured)})`);
   }
   assert.deepEqual(problems, []);
 });
