@@ -100,16 +100,6 @@ export function para(...parts) {
   return h('p', null, parts.map((p) => (Array.isArray(p) ? tex(p[1]) : p)));
 }
 
-// A message's text around nodes: words(marks) formats it with each node's name as a mark, and the text
-// is split there, so a translation may put a button or a number's span wherever its language wants it.
-// textWith((m) => t('train.status', m), {step: span, total: '300'}) -> ['Step ', span, ' of 300, …'];
-// a string value is plain text.
-export function textWith(words, parts) {
-  const marks = {};
-  for (const [name, part] of Object.entries(parts)) marks[name] = typeof part === 'string' ? part : `\u0001${name}\u0001`;
-  return words(marks).split(/\u0001(\w+)\u0001/).map((piece, i) => (i % 2 ? parts[piece] : piece)).filter((piece) => piece !== '');
-}
-
 // 4 decimals, as the book writes numbers and Python's '%.4f' prints them (views/format.js's pythonFixed:
 // from the float32's exact value, ties to even; nan, inf, -inf).
 export const fixed4 = (v) => pythonFixed(v, 4);

@@ -102,14 +102,22 @@ export function translator(tag) {
   } });
 }
 
+// A message's text around parts that are not text (a button, a number's span, a formula): words(marks)
+// formats it with each such part's name as a mark, and the text is split there, so a translation may put
+// each part wherever its language wants it. A string value is plain text.
+// textWith((m) => t('train.status', m), {step: span, total: '300'}) -> ['Step ', span, ' of 300, …']
+export function textWith(words, parts) {
+  const marks = {};
+  for (const [name, part] of Object.entries(parts)) marks[name] = typeof part === 'string' ? part : `\u0001${name}\u0001`;
+  return words(marks).split(/\u0001(\w+)\u0001/).map((piece, i) => (i % 2 ? parts[piece] : piece)).filter((piece) => piece !== '');
+}
+
 // t() for a sentence with formulas in it, as para() takes its parts: each TeX string of math goes where its
-// {placeholder} is, as a ['$', tex] part, so a language puts the formula where its word order needs it.
+// {placeholder} is, as a ['$', tex] part.
 // tm('temperature.intro', {}, { T: 'T' }) -> ['… by a temperature ', ['$', 'T'], ' before softmax; …']
 export function tm(key, params = {}, math = {}) {
-  const names = Object.keys(math);
-  const marks = Object.fromEntries(names.map((name, i) => [name, `\uE000${i}\uE001`]));
-  return t(key, { ...params, ...marks }).split(/\uE000(\d+)\uE001/)
-    .map((part, i) => (i % 2 ? ['$', math[names[Number(part)]]] : part)).filter((part) => part !== '');
+  const formulas = Object.fromEntries(Object.entries(math).map(([name, tex]) => [name, ['$', tex]]));
+  return textWith((marks) => t(key, { ...params, ...marks }), formulas);
 }
 
 // A list in the active language's way ('a, b and c'; 'a, b und c'; 'a、b和c'): Intl.ListFormat, except

@@ -5,12 +5,12 @@
 // to that module. Here: which one it is, named and explained in bugs.js's words, or the first number that
 // differs, drawn in both matrices and linked. Its own section, not a round of the bug hunt: it takes the
 // reader's own module and output, needs no exercises, and shows alone in a notebook's output.
-import { h, para, place, morph, setText, textWith } from '../dom.js';
+import { h, para, place, morph, setText } from '../dom.js';
 import { inputRows } from '../inputs.js';
 import { sectionFrame, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
 import { bugByKey } from '../learn/bugs.js';
-import { t, currentLanguage } from '../i18n/index.js';
+import { t, currentLanguage, textWith } from '../i18n/index.js';
 
 export default { id: 'check', get title() { return t('check.title'); }, rung: null, build };
 

@@ -12,14 +12,14 @@
 // previous-token head is what GPT-style models learn; token 1, with nothing before it, copies itself.
 // The task itself (the orders, one-hots, target, record stride, optimizers, the printed lines and the
 // program) is the engine's (engine/src/replay/train_task.h): this section only drives and draws it.
-import { h, para, uid, fixed4, place, setText, pythonCode, textWith } from '../dom.js';
+import { h, para, uid, fixed4, place, setText, pythonCode } from '../dom.js';
 import { inputRows } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
 import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
 import { previousTokenVerdict, verdictText } from './train-verdict.js';
-import { t } from '../i18n/index.js';
+import { t, textWith } from '../i18n/index.js';
 
 export default { id: 'train', get title() { return t('train.title'); }, rung: null, build };
 
