@@ -301,3 +301,14 @@ test('a 6×16 matrix on a phone: colour only, every k-th column label, nothing w
   assert.match(r.label, /^[−-]?\d\.\d{4}, queries token journey, dimension 10: -?\d\.\d+/);   // the shown text first (label in name)
   assert.deepEqual(problems, []);
 });
+
+test('a view made before its numbers draws no cell until they come', async () => {
+  const { page, problems } = await openDemo();
+  const cells = () => inDemo(page, (root) => root.querySelectorAll('[data-testid=later-map] td.mv-cell').length);
+  // (a placeholder's 1×1 "0.0000" drawn off screen in an idle slice showed before §3.4.1's numbers at load)
+  await inDemo(page, async (root, demo) => { window.laterView = demo.later(); await demo.settled(); });
+  assert.equal(await cells(), 0);
+  await inDemo(page, () => { window.laterView.update({ values: [1, 2, 3, 4, 5, 6], shape: [2, 3] }); window.laterView.el.scrollIntoView(); });
+  await page.waitForFunction(() => document.querySelector('views-demo').shadowRoot.querySelectorAll('[data-testid=later-map] td.mv-cell').length === 6);
+  assert.deepEqual(problems, []);
+});

@@ -130,7 +130,7 @@ function editorBody(ctx) {
   });
   buildGrid();
 
-  const preview = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: t('editor.previewTitle'),
+  const preview = matrixView(null, { name: 'attn_weights', title: t('editor.previewTitle'),
     testid: 'editor-weights', rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
 
   const nodes = [

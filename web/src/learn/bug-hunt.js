@@ -31,11 +31,10 @@ function build(ctx) {
   const hub = ctx.learn;
   if (!hub.enabled) { el.hidden = true; return { el, update() {} }; }   // exercises="off": no hunt
   hub.register(HUNT);
-  const empty = { values: [0], shape: [1, 1] };
   const views = {
-    buggy: matrixView(empty, { name: t('bugHunt.whatProgramPrinted'), title: t('bugHunt.whatThisProgramPrinted'), testid: 'bug-buggy', rowName: t('word.row'), colName: t('word.column'), legend: false }),
-    correct: matrixView(empty, { name: t('bugHunt.whatBookCodePrints'), title: t('bugHunt.whatBookCodePrints2'), testid: 'bug-correct', rowName: t('word.row'), colName: t('word.column'), legend: false }),
-    diff: matrixView(empty, { name: t('bugHunt.difference'), title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: t('word.row'), colName: t('word.column'), scale: 'diverging', legend: false }),
+    buggy: matrixView(null, { name: t('bugHunt.whatProgramPrinted'), title: t('bugHunt.whatThisProgramPrinted'), testid: 'bug-buggy', rowName: t('word.row'), colName: t('word.column'), legend: false }),
+    correct: matrixView(null, { name: t('bugHunt.whatBookCodePrints'), title: t('bugHunt.whatBookCodePrints2'), testid: 'bug-correct', rowName: t('word.row'), colName: t('word.column'), legend: false }),
+    diff: matrixView(null, { name: t('bugHunt.difference'), title: t('bugHunt.differenceThisBook'), testid: 'bug-diff', rowName: t('word.row'), colName: t('word.column'), scale: 'diverging', legend: false }),
   };
   const raisedBox = h('figure', { class: 'bug-raised', 'data-testid': 'bug-raised' });
   const next = h('button', { type: 'button', 'data-testid': 'bug-next', text: t('bugHunt.anotherBug'), onclick: () => nextRound(true) });

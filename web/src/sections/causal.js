@@ -19,16 +19,15 @@ export default {
 
 function build(ctx) {
   const { el, body } = sectionFrame('causal', t('causal.title'));
-  const empty = { values: [0], shape: [1, 1] };
   // The α maps are coloured per row (color.js) and read with one legend per pair; the masked future
   // (hatched grey, no value) and cells dropped by dropout (white, a struck-through 0) look different.
-  const map = (name, title, testid, extra = {}) => matrixView(empty, { name, title, testid, rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: false, ...extra });
+  const map = (name, title, testid, extra = {}) => matrixView(null, { name, title, testid, rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: false, ...extra });
   const before = map(t('causal.beforeName'), t('causal.beforeTitle'), 'causal-before');
   const causalMap = map(t('causal.causalName'), t('causal.causalTitle'), 'causal-heatmap');
   const ones = map('dropout(ones)', t('causal.onesTitle'), 'dropout-ones', { decimals: 0, scale: 'sequential', domain: [0, 2], legend: true });
   const dropped = map('dropout(attn_weights)', t('causal.droppedTitle'), 'dropout-heatmap');
   // route 2's masked scores: the future holds −inf, drawn as −inf (no colour: it is no number of the scale)
-  const maskedScores = matrixView(empty, { name: t('causal.maskedName'), title: t('causal.maskedTitle'), testid: 'masked-scores', rowName: t('word.query'), colName: t('word.key'), decimals: 2 });
+  const maskedScores = matrixView(null, { name: t('causal.maskedName'), title: t('causal.maskedTitle'), testid: 'masked-scores', rowName: t('word.query'), colName: t('word.key'), decimals: 2 });
   const rows = t('causal.rowsSay');
   const maskLegend = sharedLegend({ kind: 'rows', says: t('causal.maskLegend', { rows }), masked: true, testid: 'causal-legend' });
   const dropLegend = sharedLegend({ kind: 'rows', says: t('causal.dropLegend', { rows }), masked: true, dropped: true, testid: 'dropout-legend' });

@@ -51,8 +51,8 @@ function build(ctx) {
   const run = h('button', { type: 'button', 'data-testid': 'check-run', text: t('check.run'), onclick: () => { fromNotebook = false; update(); } });
   const result = h('div', { class: 'check-result', 'data-testid': 'check-result', role: 'status' });
   const views = {
-    reader: matrixView({ values: [0], shape: [1, 1] }, { name: t('check.yourOutput'), title: t('check.yourOutput'), testid: 'check-reader', legend: false }),
-    book: matrixView({ values: [0], shape: [1, 1] }, { name: t('check.bookName'), title: t('check.bookTitle'), testid: 'check-book', legend: false }),
+    reader: matrixView(null, { name: t('check.yourOutput'), title: t('check.yourOutput'), testid: 'check-reader', legend: false }),
+    book: matrixView(null, { name: t('check.bookName'), title: t('check.bookTitle'), testid: 'check-book', legend: false }),
   };
   const drawings = h('div', { class: 'matrices check-outputs' }, views.reader.el, views.book.el);
   // the notebook's output (numbers at full precision) until the reader checks a paste instead

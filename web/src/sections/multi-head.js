@@ -36,7 +36,7 @@ export default {
 function build(ctx) {
   const { el, body } = sectionFrame('multi-head', t('multiHead.title'));
   // the heads as small multiples: each head's causal weights for the first batch item
-  const heads = [1, 2].map((k) => matrixView({ values: [0], shape: [1, 1] }, { name: t('multiHead.headName', { k }), title: t('multiHead.headTitle', { k }), testid: `head-${k}-heatmap`,
+  const heads = [1, 2].map((k) => matrixView(null, { name: t('multiHead.headName', { k }), title: t('multiHead.headTitle', { k }), testid: `head-${k}-heatmap`,
     rowName: t('word.query'), colName: t('word.key'), scale: 'rows', legend: k === 2 }));
   const ex32 = exercise32(ctx), ex33 = exercise33(ctx);   // exercises 3.2 and 3.3, checked by the engine
   const timingRows = h('tbody');

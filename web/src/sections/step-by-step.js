@@ -146,8 +146,7 @@ function partialSums(engine, a2, values) {
 
 function build(ctx) {
   const { el, body } = sectionFrame('step-by-step', t('stepByStep.title'));
-  const empty = { values: [0], shape: [1, 1] };
-  const view = (name, title, options = {}) => matrixView(empty, { name, title, rowName: t('word.token'), colName: t('word.dimension'), ...options });
+  const view = (name, title, options = {}) => matrixView(null, { name, title, rowName: t('word.token'), colName: t('word.dimension'), ...options });
   const views = {
     x: view('inputs', tr('stepByStep.xInputs')),
     Wq: view('W_query', 'W_q', { decimals: 1, rowName: t('word.input'), colName: t('word.output') }),

@@ -34,7 +34,7 @@ function build(ctx) {
   const sqrtLabel = h('div', { class: 'mark-labels top', 'aria-hidden': 'true' });   // above the track: never on T=1's label
   const scoresText = h('output', { 'data-testid': 'temperature-scores', 'aria-live': 'off' });
   const contextText = h('output', { 'data-testid': 'temperature-context', 'aria-live': 'off' });
-  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: t('temperature.heatName'), title: t('temperature.heatTitle'), testid: 'temperature-heatmap',
+  const heat = matrixView(null, { name: t('temperature.heatName'), title: t('temperature.heatTitle'), testid: 'temperature-heatmap',
     rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   const plane = pointPlot({ title: t('temperature.planeTitle'), testid: 'temperature-plane',
     summary: t('temperature.planeSummary'),

@@ -90,12 +90,12 @@ function build(ctx) {
     x: { label: t('train.stepAxis'), domain: [0, TRAIN_STEPS] }, y: { label: t('train.lossAxis'), log: 10 }, series: [],
     describe: (p) => t('train.lossPoint', { step: p.x, loss: fixed4(p.y) }) };
   const lossPlot = linePlot(lossOptions);
-  const heat = matrixView({ values: [0], shape: [1, 1] }, { name: 'attn_weights', title: t('train.heatTitle'), testid: 'train-heatmap',
+  const heat = matrixView(null, { name: 'attn_weights', title: t('train.heatTitle'), testid: 'train-heatmap',
     rowName: t('word.query'), colName: t('word.key'), scale: 'rows' });
   // their options kept: the colour domain is set per run (matrixView reads options.domain at each update)
   const wOptions = ['W_query', 'W_key', 'W_value'].map((name, i) => ({ name: t('train.weightTransposed', { name }), title: `${['W_q', 'W_k', 'W_v'][i]} (${name}.weight.T)`,
     testid: `train-${name}`, rowName: t('word.input'), colName: t('word.output'), scale: 'diverging', domain: [-1, 1] }));
-  const wViews = wOptions.map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
+  const wViews = wOptions.map((o) => matrixView(null, o));
   const codeOut = h('pre', { class: 'out', 'data-testid': 'train-print' });
 
   let task = null, taskKey = '';   // the engine's train task for the learner's inputs and settings (trainTaskOf)

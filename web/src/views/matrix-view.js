@@ -72,7 +72,8 @@ function clipBoxOf(node) {
 
 // matrixView(data, options) -> {el, update(data), drawLive(data), highlight(spec, {linked}?), clearHighlight(),
 //   reveal(spec), cell(r, c), focusCell(r, c)}
-//   data:    {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
+//   data:    null (a view whose numbers come later: nothing drawn until its first update, where a
+//            placeholder's cell would be drawn, off screen, in an idle slice before them) or {values, shape: [rows, cols] or [n], texts?: shortest texts from the engine, mask?: truthy =
 //            masked, 'dropped' = dropped by dropout (drawn differently), rowLabels?, colLabels?, print?: PyTorch's print, shown under the drawing}
 //   options: {name (accessible name, e.g. "W_q"), title? (a node or text for the heading, e.g. KaTeX),
 //            testid?, decimals = 4, scale = 'auto'|'sequential'|'diverging'|'rows' (per row, color.js), domain?, rowName = 'row',
@@ -680,7 +681,7 @@ export function matrixView(data, options = {}) {
     outline(next);
   }
 
-  update(data);
+  if (data) update(data);
   return {
     el: root,
     update,

@@ -15,8 +15,8 @@ const MIN_OPACITY = 0.12;   // a row of B with weight 0 stays faintly visible: i
 //   B and C are drawn on one colour scale (C's legend is theirs): a row of C is a mix of B's rows.
 export function productView(options) {
   const bOptions = { ...options.b, legend: false }, cOptions = { ...options.c };
-  const a = matrixView({ values: [0], shape: [1, 1] }, options.a);
-  const [b, c] = [bOptions, cOptions].map((o) => matrixView({ values: [0], shape: [1, 1] }, o));
+  const a = matrixView(null, options.a);
+  const [b, c] = [bOptions, cOptions].map((o) => matrixView(null, o));
   const note = el('p', { class: 'product-note', 'aria-live': 'polite', 'data-testid': options.testid && `${options.testid}-note` });
   const op = (text) => el('span', { class: 'product-op', 'aria-hidden': 'true', text });
   const root = el('div', { class: 'product', 'data-testid': options.testid, role: 'group', 'aria-label': options.label },
