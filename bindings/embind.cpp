@@ -66,7 +66,17 @@ bool over_request_limit(const val& text) {
 
 // --- the CLI's contract ---
 
-val answer(const attn::EvalResult& r) { return r.ok ? val(r.json) : failure(r.error); }
+// (a sentence the page words in the reader's language also carries its key and parameters: e.key,
+// e.params; core/tensor.h's Error)
+val answer(const attn::EvalResult& r) {
+    if (r.ok) return val(r.json);
+    val e = failure(r.error);
+    if (!r.key.empty()) {
+        e.set("key", r.key);
+        e.set("params", val::global("JSON").call<val>("parse", r.params_json));
+    }
+    return e;
+}
 
 val eval_request(const val& json) {
     if (!json.isString()) {

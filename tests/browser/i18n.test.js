@@ -161,6 +161,23 @@ for (const engine of chosenEngines()) {
       });
     }
 
+    for (const lang of Object.keys(LANGUAGES)) {
+      check(`${lang}: a paste the engine cannot read is said in ${lang} (its sentence's key and parameters)`, async () => {
+        await openFrame(`embed.html?lang=${encodeURIComponent(lang)}&section=check`);
+        const said = await driver.evaluate(async (language) => {
+          const win = document.getElementById('f').contentWindow, lab = win.document.querySelector('attention-lab');
+          const root = lab.shadowRoot;
+          root.querySelector('[data-testid=check-paste]').value = 'tensor([[0.1, abc]])';
+          root.querySelector('[data-testid=check-run]').click();
+          await lab.updateComplete;
+          const words = (tag) => { const { t } = win.AttentionLab.translator(tag); return t('check.cannot', { reason: t('engine.pasteNotNumber', { text: 'abc' }) }); };
+          return { shown: root.querySelector('[data-testid=check-result]').textContent.trim(), expected: words(language), english: words('en') };
+        }, lang);
+        assert.equal(said.shown, said.expected);
+        assert.notEqual(said.shown, said.english);
+      });
+    }
+
     check('a bad lang is one sentence; registerTranslation refuses a bad tag with one and serves a good one', async () => {
       await openFrame('embed.html?lang=en_US!&section=batched');
       const error = await driver.evaluate(() => document.getElementById('f').contentDocument.querySelector('attention-lab').shadowRoot.querySelector('[data-testid=lab-error]')?.textContent ?? null);

@@ -24,7 +24,7 @@ import { defineHostProperties, upgradeHostProperties, stateSnapshot, resultsOf, 
 import LEARN_CSS from './learn/learn.css';
 import { learnHub, exercisesOn, openStorage, checkedProgress } from './learn/index.js';
 import { STORE_VERSION } from './learn/progress.js';
-import { t, useLanguage, resolveLanguage, canonicalTag, registerTranslation, onRegistered, translator } from './i18n/index.js';
+import { t, useLanguage, resolveLanguage, canonicalTag, registerTranslation, onRegistered, translator, engineSentence } from './i18n/index.js';
 
 // The author's example (inputs.js's stateFromAttributes reads them); a change rebuilds the element.
 const EXAMPLE_ATTRIBUTES = ['words', 'inputs', 'seed', 'd-out', 'temperature', 'weights'];
@@ -294,12 +294,12 @@ class AttentionLabElement extends (typeof HTMLElement === 'function' ? HTMLEleme
       start = this.example(book);
       // the reader's weights checked once against the inputs (the engine's sentence names the layout)
       if (start.weights) sectionData(engine, { section: 'classes', inputs: inputRows(start), d_out: start.d_out, weights: start.weights });
-    } catch (e) { this.showMessage(start && start.weights ? t('error.weights', { reason: e.message }) : e.message); return; }
+    } catch (e) { this.showMessage(start && start.weights ? t('error.weights', { reason: engineSentence(e) }) : engineSentence(e)); return; }
     const status = h('p', { class: 'note error', role: 'alert', hidden: true });
     let scheduled = false, firstPass = true;
     const lastAnswers = new Map();   // section id -> {answer, words} it last showed
     const answers = new Map();       // request text -> the engine's answer, for the current edit
-    const fail = (e) => { status.textContent = t('error.compute', { reason: e.message }); status.hidden = false; };
+    const fail = (e) => { status.textContent = t('error.compute', { reason: engineSentence(e) }); status.hidden = false; };
     let eventQueued = false;
     const ctx = {
       learn: learnHub(this, section, exercisesOn(this.getAttribute('exercises'))),

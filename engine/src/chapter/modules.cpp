@@ -266,7 +266,7 @@ Tensor MultiHeadAttention::forward(const Tensor& x, Generator& gen, AttentionTra
 }
 
 void ModuleWeights::apply(SelfAttentionV1& m) const {
-    if (has_bias()) throw Error(kV1HasNoBias);
+    if (has_bias()) fail(v1_has_no_bias());
     m.W_query = transpose_2d(W_query).as_parameter();
     m.W_key = transpose_2d(W_key).as_parameter();
     m.W_value = transpose_2d(W_value).as_parameter();

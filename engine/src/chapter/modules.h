@@ -98,10 +98,13 @@ struct ModuleWeights {
     bool v1_layout = false;          // given as SelfAttention_v1's W_query (d_in, d_out)
     int64_t d_out() const { return W_query.shape[0]; }
     bool has_bias() const { return b_query.numel() > 0; }
-    // SelfAttention_v1 has no bias: throws this sentence when the weights have one.
-    static constexpr const char* kV1HasNoBias =
-        "SelfAttention_v1 has no bias, so the weights' W_query.bias, W_key.bias and W_value.bias cannot be drawn here; "
-        "§3.4.2's SelfAttention_v2, §3.5 and §3.6 draw them";
+    // SelfAttention_v1 has no bias: apply(v1) refuses weights that have one with this (keyed: the page
+    // words it in the reader's language).
+    static Refusal v1_has_no_bias() {
+        return {"SelfAttention_v1 has no bias, so the weights' W_query.bias, W_key.bias and W_value.bias cannot be drawn here; "
+                "§3.4.2's SelfAttention_v2, §3.5 and §3.6 draw them",
+                "v1HasNoBias", {}};
+    }
     void apply(SelfAttentionV1& m) const;
     void apply(Linear& q, Linear& k, Linear& v) const;
     void apply(MultiHeadAttention& m) const;  // out_proj too, when given

@@ -106,6 +106,20 @@ std::string cat(std::initializer_list<SentencePiece> pieces) {
 
 void fail(std::initializer_list<SentencePiece> pieces) { throw Error(cat(pieces)); }
 
+void fail(const Refusal& refusal) {
+    Error e(refusal.sentence);
+    e.key = refusal.key;
+    e.params = refusal.params;
+    throw e;
+}
+
+void fail_keyed(const char* key, std::initializer_list<SentenceParam> params, std::initializer_list<SentencePiece> sentence) {
+    Error e(cat(sentence));
+    e.key = key;
+    for (const SentenceParam& p : params) e.params.emplace_back(p.name, cat({p.value}));
+    throw e;
+}
+
 int64_t numel_of(const Shape& shape) {
     int64_t n = 1;
     for (int64_t d : shape) {

@@ -8,15 +8,21 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace attn {
 
 using Shape = std::vector<int64_t>;
 
-// Every error the engine reports: a sentence a learner can act on.
+// Every error the engine reports: a sentence a learner can act on. One a learner can meet on the page
+// (a paste Check my code cannot read, inputs the training task refuses) also has a key and parameters,
+// which the page words in the reader's language: its catalogues' "engine.<key>", whose English is this
+// sentence (tests/node/engine_words.test.js). Other sentences answer a request's author, in English.
 struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
+    std::string key;                                          // "" when only a request's author sees it
+    std::vector<std::pair<std::string, std::string>> params;  // name -> its text in the sentence
 };
 
 // One piece of an error's sentence for fail(): text, a character, or a whole number as std::to_string
@@ -45,6 +51,24 @@ std::string cat(std::initializer_list<SentencePiece> pieces);
 // throw Error(the pieces joined): one call where it is thrown, not a temporary string per `+` (in the
 // scalar engine each of those is a call through JS with a landing pad to destroy the ones before it).
 [[noreturn]] void fail(std::initializer_list<SentencePiece> pieces);
+// One parameter of a keyed sentence: its name in the catalogues' message, and its text.
+struct SentenceParam {
+    const char* name;
+    SentencePiece value;
+};
+// fail() for a sentence a learner can meet on the page: the Error also carries its key and parameters.
+[[noreturn]] void fail_keyed(const char* key, std::initializer_list<SentenceParam> params,
+                             std::initializer_list<SentencePiece> sentence);
+
+// What a refused call answers: the sentence, and its key and parameters when it has them (Error).
+struct Refusal {
+    std::string sentence;  // "" when nothing was refused
+    std::string key;
+    std::vector<std::pair<std::string, std::string>> params;
+    bool empty() const { return sentence.empty(); }
+};
+// throw the Error a Refusal describes
+[[noreturn]] void fail(const Refusal& refusal);
 
 struct Tensor {
     Shape shape;

@@ -263,7 +263,7 @@ void add_ex3_1(std::vector<BookCell>& out, const SectionRequest& r) {
     try {
         add_cell(out, "ex3.1/chosen", sa_v1.forward(r.inputs));
     } catch (const Error& e) {
-        out.push_back({"ex3.1/chosen", std::nullopt, "", {}, {}, "", "", e.what()});
+        out.push_back(error_cell("ex3.1/chosen", e));
     }
 }
 
@@ -276,7 +276,7 @@ void add_bug_hunt(std::vector<BookCell>& out, const SectionRequest& r) {
     try {
         run = bug_hunt(r.inputs, r.d_out, r.seeds(bug_book_seed(bug_program(r.bug))), r.bug);
     } catch (const Error& e) {
-        for (const char* id : {"bug/correct", "bug/buggy", "bug/diff"}) out.push_back({id, std::nullopt, "", {}, {}, "", "", e.what()});
+        for (const char* id : {"bug/correct", "bug/buggy", "bug/diff"}) out.push_back(error_cell(id, e));
         return;
     }
     add_cell(out, "bug/correct", run.correct);
@@ -286,11 +286,11 @@ void add_bug_hunt(std::vector<BookCell>& out, const SectionRequest& r) {
         add_cell(out, "bug/buggy", run.buggy);
         add_cell(out, "bug/diff", diff);
     } else {
-        out.push_back({"bug/raised", std::nullopt, run.raised, {}, {}, "", run.raised, ""});
+        out.push_back({"bug/raised", std::nullopt, run.raised, {}, {}, "", run.raised, {}});
     }
     if (run.program == "causal") add_cell(out, "bug/keep", run.keep);
-    out.push_back({"bug/tensor", std::nullopt, run.tensor, {}, {}, "", run.tensor, ""});
-    out.push_back({"bug/program", std::nullopt, run.program, {}, {}, "", run.program, ""});
+    out.push_back({"bug/tensor", std::nullopt, run.tensor, {}, {}, "", run.tensor, {}});
+    out.push_back({"bug/program", std::nullopt, run.program, {}, {}, "", run.program, {}});
 }
 
 // A reader's weights as the engine holds them (float32), in both layouts, for the code cells that set
@@ -344,7 +344,7 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
             add_cell(out, "3.4.2/sa_v1_row_2", row(v1_trace(r).context_vec, 1));
             if (r.ex3_1) add_ex3_1(out, r);
         } else if (r.ex3_1) {
-            out.push_back({"ex3.1/chosen", std::nullopt, "", {}, {}, "", "", ModuleWeights::kV1HasNoBias});
+            out.push_back({"ex3.1/chosen", std::nullopt, "", {}, {}, "", "", ModuleWeights::v1_has_no_bias()});
         }
     } else if (r.section == "causal") {
         append(ChapterPart::causal);
@@ -356,7 +356,7 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
         // exercise 3.3: GPT-2 small's MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)
         const int64_t n = MultiHeadAttention::count_params(768, 768, false);
         out.push_back({"ex3.3/num_params", std::nullopt, std::to_string(n), {}, {static_cast<double>(n)}, "",
-                       std::to_string(n), ""});
+                       std::to_string(n), {}});
     }
     return out;
 }
@@ -365,11 +365,11 @@ std::vector<BookCell> section_cells(const SectionRequest& r) {
 
 EvalResult section_data(const std::string& request_json) {
     std::string out;
-    const std::string error = checks::sentence_of([&] {
+    const Refusal error = checks::refusal_of([&] {
         const SectionRequest r = parse(request_json);
         out = cat({"{\"section\":", json_quote(r.section), ",\"results\":", section_cells_json(section_cells(r)), "}"});
     });
-    return error.empty() ? EvalResult{true, out, ""} : failed_request(error);
+    return answer_unless(error, std::move(out));
 }
 
 std::string limits_json() {

@@ -36,7 +36,7 @@ struct Recorder {
         size(std::string(id), s, label ? std::optional<std::string>(label) : std::nullopt);
     }
     void integer(const std::string& id, int64_t v) {
-        cells.push_back({id, std::nullopt, std::to_string(v), {}, {static_cast<double>(v)}, "", std::to_string(v), ""});
+        cells.push_back({id, std::nullopt, std::to_string(v), {}, {static_cast<double>(v)}, "", std::to_string(v), {}});
     }
     // Statements that may not run on the learner's sizes: their cells carry the engine's sentence.
     template <typename F>
@@ -44,18 +44,22 @@ struct Recorder {
         try {
             f();
         } catch (const Error& e) {
-            for (const char* id : ids) if (!skip(id)) cells.push_back({id, std::nullopt, "", {}, {}, "", "", e.what()});
+            for (const char* id : ids) if (!skip(id)) cells.push_back(error_cell(id, e));
         }
     }
 };
 
 }  // namespace
 
+BookCell error_cell(const std::string& id, const Error& e) {
+    return {id, std::nullopt, "", {}, {}, "", "", Refusal{e.what(), e.key, e.params}};
+}
+
 BookCell tensor_cell(const std::string& id, const Tensor& t, std::optional<std::string> label) {
     std::string print = format_tensor(t);
     std::string plain = t.grad_fn.empty() ? print : format_tensor(t, false);
     return {id, std::move(label), std::move(print), t.shape, std::vector<double>(t.data.begin(), t.data.end()),
-            t.grad_fn, std::move(plain), ""};
+            t.grad_fn, std::move(plain), {}};
 }
 
 BookCell tensor_cell(const char* id, const Tensor& t, const char* label) {
@@ -65,7 +69,7 @@ BookCell tensor_cell(const char* id, const Tensor& t, const char* label) {
 BookCell size_cell(const std::string& id, const Shape& s, std::optional<std::string> label) {
     std::string print = format_size(s);
     return {id, std::move(label), print, {static_cast<int64_t>(s.size())}, std::vector<double>(s.begin(), s.end()), "",
-            print, ""};
+            print, {}};
 }
 
 std::string BookCell::print_line() const { return label ? *label + " " + print : print; }

@@ -21,10 +21,13 @@ struct BookCell {
     std::vector<double> values;        // flattened row-major
     std::string grad_fn;               // PyTorch's grad_fn name, "" for none
     std::string print_plain;           // print without ", grad_fn=<...>" (equal to print when none)
-    std::string error;                 // set instead of the value when this statement cannot run
+    Refusal error;                     // set instead of the value when this statement cannot run
                                        // on the learner's sizes (e.g. d_out not divisible by heads)
     std::string print_line() const;    // exactly what Python's print writes, without the newline
 };
+
+// A cell for a statement that cannot run: the Error's sentence, key and parameters.
+BookCell error_cell(const std::string& id, const Error& e);
 
 // A cell of a tensor (print as print(t) shows it, grad_fn included) or of a torch.Size.
 BookCell tensor_cell(const std::string& id, const Tensor& t, std::optional<std::string> label = std::nullopt);

@@ -54,35 +54,38 @@ bool is_number_text(const std::string& t) {
 
 // One nested list of a print, from text[i] == '['; appends its numbers, returns its shape.
 Shape read_list(const std::string& text, size_t& i, std::vector<std::string>& texts, int depth) {
-    if (depth > 4) fail({"the pasted tensor nests deeper than 4 dimensions; paste the print of the module's output"});
+    if (depth > 4) fail_keyed("pasteTooDeep", {}, {"the pasted tensor nests deeper than 4 dimensions; paste the print of the module's output"});
     i++;  // '['
     Shape inner;
     int64_t n = 0;
     bool lists = false;
     for (;;) {
         while (i < text.size() && (std::isspace(static_cast<unsigned char>(text[i])) || text[i] == ',')) i++;
-        if (i >= text.size()) fail({"the pasted tensor ends before its last \"]\": paste the whole print"});
+        if (i >= text.size()) fail_keyed("pasteUnclosed", {}, {"the pasted tensor ends before its last \"]\": paste the whole print"});
         if (text.compare(i, 3, "...") == 0)
-            fail({"the pasted print is summarised (\"...\" stands for numbers PyTorch left out); "
+            fail_keyed("pasteSummarised", {}, {"the pasted print is summarised (\"...\" stands for numbers PyTorch left out); "
                   "print it whole with torch.set_printoptions(profile=\"full\"), or give the tensor itself"});
         if (text[i] == ']') { i++; break; }
         if (text[i] == '[') {
             const Shape s = read_list(text, i, texts, depth + 1);
-            if (n > 0 && (!lists || s != inner)) fail({"the pasted tensor's rows have different lengths; paste the print as PyTorch wrote it"});
+            if (n > 0 && (!lists || s != inner)) fail_keyed("pasteRagged", {}, {"the pasted tensor's rows have different lengths; paste the print as PyTorch wrote it"});
             inner = s;
             lists = true;
         } else {
-            if (lists) fail({"the pasted tensor mixes numbers and rows in one list; paste the print as PyTorch wrote it"});
+            if (lists) fail_keyed("pasteMixed", {}, {"the pasted tensor mixes numbers and rows in one list; paste the print as PyTorch wrote it"});
             size_t j = i;
             while (j < text.size() && text[j] != ',' && text[j] != ']' && !std::isspace(static_cast<unsigned char>(text[j]))) j++;
             const std::string t = text.substr(i, j - i);
-            if (!is_number_text(t)) fail({"the pasted tensor holds \"", t.substr(0, 20), "\", which is not a number as PyTorch prints one"});
+            if (!is_number_text(t)) {
+                const std::string shown = t.substr(0, 20);
+                fail_keyed("pasteNotNumber", {{"text", shown}}, {"the pasted tensor holds \"", shown, "\", which is not a number as PyTorch prints one"});
+            }
             texts.push_back(t);
             i = j;
         }
         n++;
     }
-    if (n == 0) fail({"the pasted tensor is empty"});
+    if (n == 0) fail_keyed("pasteEmpty", {}, {"the pasted tensor is empty"});
     Shape shape{n};
     shape.insert(shape.end(), inner.begin(), inner.end());
     return shape;
@@ -158,12 +161,13 @@ ReaderOutput read_pasted_output(const std::string& text) {
         return out;
     }
     if (bracket == std::string::npos) {
-        fail({"this is neither a tensor as PyTorch prints it (tensor([[0.3061, 0.8210], ...])) nor the error line it raised "
+        fail_keyed("pasteNotPrint", {}, {"this is neither a tensor as PyTorch prints it (tensor([[0.3061, 0.8210], ...])) nor the error line it raised "
               "(RuntimeError: ...); paste what the cell printed"});
     }
     const std::string before = trim(text.substr(0, bracket));
     if (!before.empty() && before != "tensor(")
-        fail({"the paste starts with \"", before.substr(0, 20), "\"; paste only what print(...) wrote, from tensor( on"});
+        fail_keyed("pasteStartsWith", {{"text", before.substr(0, 20)}},
+                   {"the paste starts with \"", before.substr(0, 20), "\"; paste only what print(...) wrote, from tensor( on"});
     PrintedTensor p;
     size_t i = bracket;
     p.shape = read_list(text, i, p.texts, 1);
@@ -226,7 +230,7 @@ CheckResult check_code(const CheckRequest& q) {
     if (q.dropout > 0 && !q.call_seed)
         fail({"with dropout above 0 the output depends on the random draws: give the seed of the torch.manual_seed(...) "
               "run just before the call (\"call_seed\"), or check the module in eval mode (dropout off)"});
-    if (kind == "SelfAttention_v1" && w.has_bias()) throw Error(ModuleWeights::kV1HasNoBias);
+    if (kind == "SelfAttention_v1" && w.has_bias()) fail(ModuleWeights::v1_has_no_bias());
 
     Generator gen;  // the modules' own draws are all replaced by the reader's weights (and out_proj's)
     gen.manual_seed(0);
@@ -302,8 +306,11 @@ CheckResult check_code(const CheckRequest& q) {
     if (printed) {
         while (printed->shape.size() > 2 && printed->shape[0] == 1) printed->shape.erase(printed->shape.begin());
         if (printed->shape != res.book.shape) {
-            fail({"your output is ", dims_text(out.printed->shape), ", but ", kind, " with these weights gives ", dims_text(res.book.shape),
-                  " for these ", T, " tokens (tokens × d_out", causal || mha ? ", or a batch of one" : "", "): give its output for the same inputs"});
+            const std::string yours = dims_text(out.printed->shape), book = dims_text(res.book.shape);
+            const bool batched = causal || mha;
+            fail_keyed("checkShape", {{"yours", yours}, {"module", kind}, {"book", book}, {"tokens", T}, {"batch", batched ? "yes" : "no"}},
+                       {"your output is ", yours, ", but ", kind, " with these weights gives ", book, " for these ", T,
+                        " tokens (tokens × d_out", batched ? ", or a batch of one" : "", "): give its output for the same inputs"});
         }
     }
     // the candidates in kBugNames' order, each mistake named once however many ways it is made

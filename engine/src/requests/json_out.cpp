@@ -148,13 +148,24 @@ std::string cells_json(const std::vector<BookCell>& cells) {
     return out + "]";
 }
 
+std::string refusal_json(const Refusal& refusal) {
+    std::string out = "{\"error\":" + json_quote(refusal.sentence);
+    if (!refusal.key.empty()) {
+        out += ",\"error_key\":" + json_quote(refusal.key) + ",\"error_params\":{";
+        for (size_t i = 0; i < refusal.params.size(); i++)
+            out += (i ? "," : "") + json_quote(refusal.params[i].first) + ":" + json_quote(refusal.params[i].second);
+        out += "}";
+    }
+    return out + "}";
+}
+
 std::string section_cells_json(const std::vector<BookCell>& cells) {
     std::string out = "{";
     for (const BookCell& c : cells) {
         if (out.size() > 1) out += ",";
         out += json_quote(c.id) + ":";
         if (!c.error.empty()) {
-            out += cat({"{\"error\":", json_quote(c.error), "}"});
+            out += refusal_json(c.error);
             continue;
         }
         out += cat({"{\"shape\":", sizes_json(c.shape), ",\"values\":", cell_values(c), ",\"print\":", json_quote(c.print_plain)});

@@ -269,8 +269,8 @@ json::Value parse_request(const std::string& request_json) {
 
 EvalResult eval_request(const std::string& request_json) {
     std::string answer;
-    const std::string error = checks::sentence_of([&] { answer = evaluate(parse_request(request_json)); });
-    return error.empty() ? EvalResult{true, answer, ""} : failed_request(error);
+    const Refusal error = checks::refusal_of([&] { answer = evaluate(parse_request(request_json)); });
+    return answer_unless(error, std::move(answer));
 }
 
 }  // namespace attn

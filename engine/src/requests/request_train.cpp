@@ -353,8 +353,8 @@ int64_t TrainRun::steps_left() const { return state_ ? state_->steps - state_->s
 EvalResult TrainRun::advance(int64_t steps) {
     if (!state_) return failed_request("this TrainRun has no request: start it with a train request first");
     std::string answer;
-    const std::string error = checks::sentence_of([&] { answer = state_->advance(steps); });
-    return error.empty() ? EvalResult{true, answer, ""} : failed_request(error);
+    const Refusal error = checks::refusal_of([&] { answer = state_->advance(steps); });
+    return answer_unless(error, std::move(answer));
 }
 
 }  // namespace attn

@@ -74,20 +74,24 @@ void train_word(const std::string& word, size_t index);
 // and answers: the right and the planted version, two tensors of T × T (or T × d_out) in the answer.
 void bug_hunt_sizes(int64_t T, int64_t d_in, int64_t d_out);
 
-// Runs f and returns "" or, for whatever the engine throws, a sentence: the page's calls never throw.
+// Runs f and returns an empty Refusal or, for whatever the engine throws, its sentence (with the
+// Error's key and parameters): the page's calls never throw.
 template <typename F>
-std::string sentence_of(F&& f) {
+Refusal refusal_of(F&& f) {
     try {
         f();
-        return "";
+        return {};
     } catch (const Error& e) {
-        return e.what();
+        return {e.what(), e.key, e.params};
     } catch (const std::bad_alloc&) {
-        return "this needs more memory than is available; use smaller sizes";
+        return {"this needs more memory than is available; use smaller sizes", "", {}};
     } catch (const std::exception& e) {
-        return std::string("the engine failed: ") + e.what();
+        return {std::string("the engine failed: ") + e.what(), "", {}};
     }
 }
+// The same, its sentence alone ("" when nothing was refused).
+template <typename F>
+std::string sentence_of(F&& f) { return refusal_of(f).sentence; }
 
 // --- work ---
 

@@ -90,6 +90,16 @@ export function t(key, params) {
 }
 useTranslator(t, () => translator(active).t);
 
+// What the engine refused, in the reader's language: a thrown Error (e.message, e.key, e.params:
+// bindings/embind.cpp) or an answer's or cell's {error, error_key, error_params}. A sentence a learner
+// can meet (a paste Check my code cannot read, weights with biases for SelfAttention_v1) has a key, its
+// message "engine.<key>"; any other is the engine's English sentence, for a request's author.
+export function engineSentence(refused) {
+  const key = refused?.key ?? refused?.error_key, params = refused?.params ?? refused?.error_params;
+  const english = refused?.message ?? refused?.error ?? refused;
+  return typeof key === 'string' && ENGLISH[`engine.${key}`] !== undefined ? t(`engine.${key}`, params) : String(english);
+}
+
 // AttentionLab.translator(tag): the page's words for a host page's own sentences about the element
 // (embed.html's parameter errors): {lang, dir, t(key, params)}, in the catalogue that serves tag, as
 // the element would speak it (English for a tag that is none).

@@ -8,7 +8,7 @@ import { batchedPrompts } from '../learn/prompts.js';
 import { placeNote } from './order.js';
 import { productView, mixText } from '../views/product-view.js';
 import { fixed } from '../views/format.js';
-import { t } from '../i18n/index.js';
+import { t, engineSentence } from '../i18n/index.js';
 
 export default {
   id: 'batched',
@@ -155,7 +155,7 @@ function build(ctx) {
     const rows = Array.from({ length: n }, (_, i) => [r(`debug/batched/${i + 1}`), r(`debug/one_token/${i + 1}`)]);
     const failed = [used, result, ...rows.flat()].find((x) => x.error);
     if (failed) {
-      wrap.append(errorNote(t('batched.rowRowCheckCould', { error: failed.error })));
+      wrap.append(errorNote(t('batched.rowRowCheckCould', { error: engineSentence(failed) })));
       guessBox.hidden = true;
       return wrap;
     }

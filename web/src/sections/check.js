@@ -10,7 +10,7 @@ import { inputRows } from '../inputs.js';
 import { sectionFrame, show, errorNote } from './common.js';
 import { matrixView } from '../views/index.js';
 import { bugByKey } from '../learn/bugs.js';
-import { t, currentLanguage, textWith } from '../i18n/index.js';
+import { t, currentLanguage, textWith, engineSentence } from '../i18n/index.js';
 
 export default { id: 'check', get title() { return t('check.title'); }, rung: null, build };
 
@@ -86,7 +86,7 @@ function build(ctx) {
     try {
       a = runCheck(ctx.engine, request());
     } catch (e) {
-      showResult(errorNote(t('check.cannot', { reason: e.message })));
+      showResult(errorNote(t('check.cannot', { reason: engineSentence(e) })));
       drawings.hidden = true;
       show(body, intro(), place(form), place(result));
       return;

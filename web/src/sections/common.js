@@ -3,6 +3,7 @@
 import { h, uid, pythonCode, morphWhenSeen } from '../dom.js';
 import { onResize } from '../views/nodes.js';
 import { measureAfterFrame, skipWhileOffScreen } from '../scheduler.js';
+import { engineSentence } from '../i18n/index.js';
 
 export function sectionFrame(id, heading, intro) {
   const headingId = uid(id);
@@ -50,7 +51,7 @@ export function errorNote(message) {
 // A result's output as print shows it (or its sentence), under its code: the page's usual cell.
 export function resultCell(python, r, cell, { row = -1, extra = null } = {}) {
   return h('div', { class: 'cell' }, pythonCode(python),
-    r.error ? errorNote(r.error) : outWithRow(r.line, row, { cell }), extra);
+    r.error ? errorNote(engineSentence(r)) : outWithRow(r.line, row, { cell }), extra);
 }
 
 export function listing(title, code) {

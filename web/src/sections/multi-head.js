@@ -10,7 +10,7 @@ import { scalingText } from '../learn/scaling.js';
 import LISTING_3_4 from '../../../book/listings/listing_3_4.py';
 import LISTING_3_5 from '../../../book/listings/listing_3_5.py';
 import { hasWeights, loadState, biasArgument } from './weights-code.js';
-import { t } from '../i18n/index.js';
+import { t, engineSentence } from '../i18n/index.js';
 
 const MHA_TOKENS = [128, 256, 512, 1024];
 
@@ -138,7 +138,7 @@ function build(ctx) {
       codeCell(`${BOOK_A}\nprint(a @ a.transpose(2, 3))`, r('3.6.2/a_at_aT').line, { cell: '3.6.2/a_at_aT' }),
       listing(t('multiHead.listing35'), LISTING_3_5.trimEnd()),
       resultCell(`torch.manual_seed(${seed})\nbatch_size, context_length, d_in = batch.shape\nd_out = ${st.d_out}\nmha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2${biasArgument(D)})${hasWeights(D) ? `\n${loadState(D, 'mha', 'mha')}` : ''}\ncontext_vecs = mha(batch)\nprint(context_vecs)\nprint("context_vecs.shape:", context_vecs.shape)`,
-        mhaOut.error ? { line: MHA_ASSERTION } : mhaOut, '3.6.2/context_vecs', { extra: mhaOut.error ? errorNote(mhaOut.error) : withShape('3.6.2/context_vecs') }),
+        mhaOut.error ? { line: MHA_ASSERTION } : mhaOut, '3.6.2/context_vecs', { extra: mhaOut.error ? errorNote(engineSentence(mhaOut)) : withShape('3.6.2/context_vecs') }),
       ex33.prompt.placed(),
       ex33.prompt.gate(codeCell('mha = MultiHeadAttention(768, 768, 1024, 0.0, num_heads=12)\nprint(sum(p.numel() for p in mha.parameters()))', r('ex3.3/num_params').line, { cell: 'ex3.3/num_params' })),
       place(timing));

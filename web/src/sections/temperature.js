@@ -8,7 +8,7 @@ import { sectionFrame, keyboardScroll } from './common.js';
 import { nextFrame, nextTask, offScreen } from '../scheduler.js';
 import { matrixView, pointPlot } from '../views/index.js';
 import { temperaturePrompts, weightRegime } from '../learn/prompts.js';
-import { t, tm } from '../i18n/index.js';
+import { t, tm, engineSentence } from '../i18n/index.js';
 
 const T_STEPS_PER_DECADE = 100;   // slider positions: log10(T) in hundredths, T from 0.01 to 100
 
@@ -163,7 +163,7 @@ function build(ctx) {
     try {
       D = ctx.data('temperature', following ? {} : { temperature: userT });
     } catch (e) {
-      regime.textContent = e.message;
+      regime.textContent = engineSentence(e);
       return;
     }
     const r = (name) => D.get(name);

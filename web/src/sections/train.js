@@ -19,7 +19,7 @@ import { matrixView, linePlot } from '../views/index.js';
 import { trainRun, startTrainRun, trainTaskOf } from '../engine.js';
 import { nextTask, frame as inNextFrame, BUDGET_MS } from '../scheduler.js';
 import { previousTokenVerdict, verdictText } from './train-verdict.js';
-import { t, textWith } from '../i18n/index.js';
+import { t, textWith, engineSentence } from '../i18n/index.js';
 
 export default { id: 'train', get title() { return t('train.title'); }, rung: null, build };
 
@@ -113,7 +113,7 @@ function build(ctx) {
   // record index of step k
   const rec = (k) => k / every();
 
-  function fail(e) { setText(error, e.message); }
+  function fail(e) { setText(error, engineSentence(e)); }
 
   // The untrained module: one engine step, record 0 only (no training yet).
   function resetRun() {

@@ -6,7 +6,7 @@ import { h, para, uid, codeCell, fixed4, place, setText } from '../dom.js';
 import { seedFor } from '../inputs.js';
 import { sectionFrame, show } from './common.js';
 import { linePlot, fixed } from '../views/index.js';
-import { t, tm } from '../i18n/index.js';
+import { t, tm, engineSentence } from '../i18n/index.js';
 
 const DK_MIN = 2, DK_MAX = 1024, DK_DEFAULT = 64;
 
@@ -65,7 +65,7 @@ function build(ctx) {
     try {
       D = ctx.changedData('why-sqrt-dk', { d_k: dk });
     } catch (e) {
-      setText(error, e.message);
+      setText(error, engineSentence(e));
       return;
     }
     if (!D) return;   // nothing it shows has changed (it reads only the seed and d_k)
