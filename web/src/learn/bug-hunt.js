@@ -10,7 +10,7 @@ import { sectionFrame, show, errorNote } from '../sections/common.js';
 import { matrixView } from '../views/index.js';
 import { bugByKey, evidence, programLines, programOf, applicable, PROGRAMS } from './bugs.js';
 import { MAX_TRIES } from './progress.js';
-import { t } from '../i18n/index.js';
+import { t, engineSentence } from '../i18n/index.js';
 
 export default { id: 'bug-hunt', get title() { return t('bugHunt.title'); }, rung: null, build };
 
@@ -107,7 +107,7 @@ function build(ctx) {
     if (controlsTaken && !correct.error) { controls.append(skip, next); controlsTaken = false; }   // back from an error's sentence
     if (correct.error) {
       round$ = null;
-      show(body, intro(), errorNote(t('bugHunt.thisRoundCannotRun', { error: correct.error })), h('div', { class: 'controls' }, place(next)));
+      show(body, intro(), errorNote(t('bugHunt.thisRoundCannotRun', { error: engineSentence(correct) })), h('div', { class: 'controls' }, place(next)));
       controlsTaken = true;
       return;
     }
