@@ -3,38 +3,44 @@
 // bench_browser.mjs). Prints the medians: first number, main-thread time by kind (CDP
 // Performance.getMetrics, the figure neighbours disturb least), longest task, tasks over 50 ms, from
 // navigation until every section shows its numbers and 300 ms after (--after MS: that long after, for
-// the work a load leaves for later).
-//   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--loads N] [--after MS]
+// the work a load leaves for later). --first: each load a first visit (a fresh browser profile, as
+// bench_visits.mjs makes one), where the others share one profile's caches.
+//   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--loads N] [--after MS]
 import path from 'node:path';
 import os from 'node:os';
 import { measureLoads, median, serveWeb, launchChromium, LAPTOP, PHONE } from './bench_browser.mjs';
 
 const args = process.argv.slice(2);
-const laptop = args.includes('--laptop');
+const laptop = args.includes('--laptop'), firstVisits = args.includes('--first');
 const at = args.indexOf('--loads');
 const loads = at < 0 ? 6 : Number(args[at + 1]);
 const afterAt = args.indexOf('--after');
 const afterMs = afterAt < 0 ? 300 : Number(args[afterAt + 1]);
 const [rootA, rootB = 'build/web'] = args.filter((a, i) => !a.startsWith('--') && !(at >= 0 && i === at + 1) && !(afterAt >= 0 && i === afterAt + 1));
 if (!rootA || !Number.isInteger(loads) || loads < 1 || !(afterMs >= 0)) {
-  console.error('usage: node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--loads N (default 6)] [--after MS (default 300)]');
+  console.error('usage: node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--loads N (default 6)] [--after MS (default 300)]');
   process.exit(2);
 }
 const urls = { A: (await serveWeb(path.resolve(rootA))).url, B: (await serveWeb(path.resolve(rootB))).url };
 const place = laptop ? LAPTOP : PHONE;
-const browser = await launchChromium();
+let browser = firstVisits ? null : await launchChromium();
 const runs = { A: [], B: [] };
 try {
   for (let i = 0; i < loads; i++) {
     for (const name of i % 2 ? ['B', 'A'] : ['A', 'B']) {
-      const m = await measureLoads(browser.context, urls[name], place, 1, afterMs);
-      runs[name].push({ first: m.firstNumberMedian, ...m.mainThread, longest: m.longestTask, over50: m.longTasks.length });
+      if (firstVisits) browser = await launchChromium();
+      try {
+        const m = await measureLoads(browser.context, urls[name], place, 1, afterMs);
+        runs[name].push({ first: m.firstNumberMedian, ...m.mainThread, longest: m.longestTask, over50: m.longTasks.length });
+      } finally {
+        if (firstVisits) await browser.close();
+      }
     }
   }
 } finally {
-  await browser.close();
+  if (!firstVisits) await browser.close();
 }
-console.log(`${place.name}, ${loads} loads each, alternated, until ${afterMs} ms after updateComplete; ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`${place.name}, ${loads} ${firstVisits ? 'first visits' : 'loads'} each, alternated, until ${afterMs} ms after updateComplete; ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('| median | A | B | B / A |\n| --- | ---: | ---: | ---: |');
 for (const [key, label] of [['first', 'first number (ms)'], ['taskMs', 'main-thread time (ms)'], ['styleMs', 'style (ms)'], ['layoutMs', 'layout (ms)'],
   ['layouts', 'layouts'], ['longest', 'longest task (ms)'], ['over50', 'tasks over 50 ms']]) {
