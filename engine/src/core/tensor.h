@@ -16,7 +16,7 @@ namespace attn {
 using Shape = std::vector<int64_t>;
 
 // Every error the engine reports: a sentence a learner can act on. One a learner can meet on the page
-// (a paste Check my code cannot read, inputs the training task refuses) also has a key and parameters,
+// (a paste Check my code cannot read, weights with biases for SelfAttention_v1) also has a key and parameters,
 // which the page words in the reader's language: its catalogues' "engine.<key>", whose English is this
 // sentence (tests/node/engine_words.test.js). Other sentences answer a request's author, in English.
 struct Error : std::runtime_error {

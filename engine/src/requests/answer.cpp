@@ -11,9 +11,7 @@ namespace attn {
 EvalResult failed_request(const std::string& sentence) { return failed_request(Refusal{sentence, "", {}}); }
 
 EvalResult failed_request(const Refusal& refusal) {
-    std::string params;
-    for (const auto& [name, text] : refusal.params) params += (params.empty() ? "" : ",") + json_quote(name) + ":" + json_quote(text);
-    return {false, refusal_json(refusal), refusal.sentence, refusal.key, refusal.key.empty() ? "" : "{" + params + "}"};
+    return {false, refusal_json(refusal), refusal.sentence, refusal.key, refusal.key.empty() ? "" : refusal_params_json(refusal)};
 }
 
 EvalResult answer_unless(const Refusal& refusal, std::string json) {

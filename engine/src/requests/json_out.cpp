@@ -148,14 +148,15 @@ std::string cells_json(const std::vector<BookCell>& cells) {
     return out + "]";
 }
 
+std::string refusal_params_json(const Refusal& refusal) {
+    std::string out = "{";
+    for (const auto& [name, text] : refusal.params) out += (out.size() > 1 ? "," : "") + json_quote(name) + ":" + json_quote(text);
+    return out + "}";
+}
+
 std::string refusal_json(const Refusal& refusal) {
     std::string out = "{\"error\":" + json_quote(refusal.sentence);
-    if (!refusal.key.empty()) {
-        out += ",\"error_key\":" + json_quote(refusal.key) + ",\"error_params\":{";
-        for (size_t i = 0; i < refusal.params.size(); i++)
-            out += (i ? "," : "") + json_quote(refusal.params[i].first) + ":" + json_quote(refusal.params[i].second);
-        out += "}";
-    }
+    if (!refusal.key.empty()) out += ",\"error_key\":" + json_quote(refusal.key) + ",\"error_params\":" + refusal_params_json(refusal);
     return out + "}";
 }
 

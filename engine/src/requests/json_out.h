@@ -18,6 +18,8 @@ namespace attn {
 std::string json_quote(const std::string& s);
 // {"error": sentence}, with "error_key" and "error_params" (an object of texts) when it has a key.
 std::string refusal_json(const Refusal& refusal);
+// Its "error_params": {"name": "text", ...}
+std::string refusal_params_json(const Refusal& refusal);
 
 // The UTF-8 character at s[i] (Unicode's table 3-7): whole is its length when well-formed, else 0, and
 // prefix the bytes of its longest well-formed start (one U+FFFD replaces those; 0 for a byte no
