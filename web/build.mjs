@@ -252,12 +252,6 @@ const TOOLS = new Set(['build.mjs', 'serve.mjs']);
 for (const f of fs.readdirSync(path.join(root, 'web'))) {
   if (!TOOLS.has(f) && /\.(html|js|css)$/.test(f)) fs.copyFileSync(path.join(root, 'web', f), path.join(out, f));
 }
-// engine-preload.js (index.html's and embed.html's first script) preloads the SIMD engine with its integrity
-{
-  const file = path.join(out, 'engine-preload.js'), text = read(file), hash = integrityMap['engine/attention-lab-simd.js'];
-  if (!hash || !text.includes("'ENGINE_INTEGRITY'")) throw new Error('web/engine-preload.js: no ENGINE_INTEGRITY to write, or no engine built');
-  fs.writeFileSync(file, text.replace("'ENGINE_INTEGRITY'", `'${hash}'`));
-}
 // The host's types (web/types/*.d.ts) and the Custom Elements Manifest, for the package.
 fs.mkdirSync(path.join(out, 'types'), { recursive: true });
 for (const f of fs.readdirSync(path.join(root, 'web/types'))) fs.copyFileSync(path.join(root, 'web/types', f), path.join(out, 'types', f));

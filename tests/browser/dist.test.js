@@ -33,7 +33,7 @@ test('the zip holds the static folder as web/ (no Markdown in it), with README, 
   fs.mkdirSync(dir);
   execFileSync('unzip', ['-q', ZIP, '-d', dir]);
   const top = path.join(dir, NAME), site = path.join(top, 'web');
-  for (const f of ['index.html', 'embed.html', 'embed-params.js', 'engine-preload.js', 'author.html', 'attention-lab.js', 'katex-lib.js', 'engine/loader.js',
+  for (const f of ['index.html', 'embed.html', 'embed-params.js', 'author.html', 'attention-lab.js', 'katex-lib.js', 'engine/loader.js',
     'engine/attention-lab-simd.js', 'engine/attention-lab-scalar.js']) {
     assert.ok(fs.existsSync(path.join(site, f)), `web/${f} is in the zip`);
   }
@@ -183,7 +183,7 @@ test('the npm package lists only what a user needs: both entries, the engines, K
   for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/web/attention-lab.js', 'dist/web/attention-lab.mjs', 'dist/web/katex-lib.js', 'dist/web/katex-lib.mjs',
     'dist/web/engine/loader.js', 'dist/web/engine/loader.mjs', 'dist/web/engine/attention-lab-simd.js', 'dist/web/engine/attention-lab-simd.mjs',
     'dist/web/engine/attention-lab-scalar.js', 'dist/web/engine/attention-lab-scalar.mjs', 'dist/web/engine-worker.js', 'dist/web/engine-worker.mjs',
-    'dist/web/integrity.json', 'dist/web/embed.html', 'dist/web/embed.js', 'dist/web/embed-params.js', 'dist/web/engine-preload.js', 'dist/web/page.css',
+    'dist/web/integrity.json', 'dist/web/embed.html', 'dist/web/embed.js', 'dist/web/embed-params.js', 'dist/web/page.css',
     'dist/web/katex/fonts/KaTeX_Main-Regular.woff2']) {
     assert.ok(files.includes(f), `${f} is in the package`);
   }

@@ -175,33 +175,3 @@ test('the CSP is in force: inline script is refused, while the page itself raise
   assert.match(String(blocked), /script-src/);
   assert.equal(await page.evaluate(() => window.inlineRan), undefined);
 });
-
-test('over http, index.html and embed.html preload the SIMD engine with its integrity, fetched once, before the element runs', async () => {
-  const integrity = JSON.parse(fs.readFileSync(path.join(WEB, 'integrity.json'), 'utf8'))['engine/attention-lab-simd.js'];
-  for (const file of ['index.html', 'embed.html']) {
-    const { page, problems } = await newPage(browser.context);
-    const engineRequests = [];
-    page.on('request', (r) => { if (r.url().endsWith('/engine/attention-lab-simd.js')) engineRequests.push(r.url()); });
-    await page.goto(new URL(file, server.url).href);
-    await waitForLab(page);
-    const seen = await page.evaluate(() => {
-      const link = document.querySelector('link[rel=preload][as=script]');
-      const entry = performance.getEntriesByType('resource').find((e) => e.name.endsWith('/engine/attention-lab-simd.js'));
-      const nav = performance.getEntriesByType('navigation')[0];
-      return { href: link?.href, integrity: link?.integrity, crossOrigin: link?.crossOrigin, start: entry?.startTime, dcl: nav.domContentLoadedEventStart };
-    });
-    assert.equal(seen.href, new URL('engine/attention-lab-simd.js', new URL(file, server.url)).href, file);
-    assert.equal(seen.integrity, integrity, `${file}: the engine's integrity`);
-    assert.equal(seen.crossOrigin, 'anonymous', `${file}: as the loader's <script> asks, so it takes the preloaded response`);
-    assert.equal(engineRequests.length, 1, `${file}: the engine is fetched once`);
-    assert.ok(seen.start < seen.dcl, `${file}: its request starts with the page's (${seen.start.toFixed(0)} ms), not after attention-lab.js has run (${seen.dcl.toFixed(0)} ms)`);
-    assert.deepEqual(problems, []);
-    await page.close();
-  }
-  // ?engine=scalar preloads nothing (the page asked for the other engine); file:// is 'opened from file://'
-  const { page } = await newPage(browser.context);
-  await page.goto(new URL('index.html?engine=scalar', server.url).href);
-  await waitForLab(page);
-  assert.equal(await page.evaluate(() => document.querySelectorAll('link[rel=preload]').length), 0);
-  await page.close();
-});
