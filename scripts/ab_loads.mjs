@@ -4,25 +4,26 @@
 // Performance.getMetrics, the figure neighbours disturb least), longest task, tasks over 50 ms, from
 // navigation until every section shows its numbers and 300 ms after (--after MS: that long after, for
 // the work a load leaves for later). --first: each load a first visit (a fresh browser profile, as
-// bench_visits.mjs makes one), where the others share one profile's caches.
-//   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--loads N] [--after MS]
+// bench_visits.mjs makes one), where the others share one profile's caches. --network: over an emulated
+// 4G link (bench_browser.mjs's NETWORK_4G), where downloads cost what they do off localhost.
+//   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--network] [--loads N] [--after MS]
 import path from 'node:path';
 import os from 'node:os';
-import { measureLoads, median, serveWeb, launchChromium, LAPTOP, PHONE } from './bench_browser.mjs';
+import { measureLoads, median, serveWeb, launchChromium, LAPTOP, PHONE, NETWORK_4G } from './bench_browser.mjs';
 
 const args = process.argv.slice(2);
-const laptop = args.includes('--laptop'), firstVisits = args.includes('--first');
+const laptop = args.includes('--laptop'), firstVisits = args.includes('--first'), network = args.includes('--network');
 const at = args.indexOf('--loads');
 const loads = at < 0 ? 6 : Number(args[at + 1]);
 const afterAt = args.indexOf('--after');
 const afterMs = afterAt < 0 ? 300 : Number(args[afterAt + 1]);
 const [rootA, rootB = 'build/web'] = args.filter((a, i) => !a.startsWith('--') && !(at >= 0 && i === at + 1) && !(afterAt >= 0 && i === afterAt + 1));
 if (!rootA || !Number.isInteger(loads) || loads < 1 || !(afterMs >= 0)) {
-  console.error('usage: node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--loads N (default 6)] [--after MS (default 300)]');
+  console.error('usage: node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--network] [--loads N (default 6)] [--after MS (default 300)]');
   process.exit(2);
 }
 const urls = { A: (await serveWeb(path.resolve(rootA))).url, B: (await serveWeb(path.resolve(rootB))).url };
-const place = laptop ? LAPTOP : PHONE;
+const place = { ...(laptop ? LAPTOP : PHONE), ...(network ? { network: NETWORK_4G } : {}) };
 let browser = firstVisits ? null : await launchChromium();
 const runs = { A: [], B: [] };
 try {
@@ -40,7 +41,7 @@ try {
 } finally {
   if (!firstVisits) await browser.close();
 }
-console.log(`${place.name}, ${loads} ${firstVisits ? 'first visits' : 'loads'} each, alternated, until ${afterMs} ms after updateComplete; ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+console.log(`${place.name}${network ? ' over 4G (emulated)' : ''}, ${loads} ${firstVisits ? 'first visits' : 'loads'} each, alternated, until ${afterMs} ms after updateComplete; ${os.cpus()[0].model}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 console.log('| median | A | B | B / A |\n| --- | ---: | ---: | ---: |');
 for (const [key, label] of [['first', 'first number (ms)'], ['taskMs', 'main-thread time (ms)'], ['styleMs', 'style (ms)'], ['layoutMs', 'layout (ms)'],
   ['layouts', 'layouts'], ['longest', 'longest task (ms)'], ['over50', 'tasks over 50 ms']]) {
