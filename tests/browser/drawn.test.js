@@ -87,7 +87,14 @@ test('hovering a weight outlines the query, key and value rows it comes from and
   const { page, problems } = await newPage(browser.context);
   await page.goto(server.url);
   await waitForLab(page);
-  await page.locator('[data-testid=weights-heatmap] td[data-row="1"][data-col="4"]').hover();
+  // (hovered again until the pointer is on that cell: a part above it laid out after the scroll that
+  // brought it near can move it between Playwright's measuring and its move, under load)
+  const cell = page.locator('[data-testid=weights-heatmap] td[data-row="1"][data-col="4"]');
+  for (let i = 0; i < 10; i++) {
+    await cell.hover();
+    if (await cell.evaluate((td) => td.matches(':hover'))) break;
+  }
+  assert.ok(await cell.evaluate((td) => td.matches(':hover')), 'the pointer rests on weight (2, 5)');
   const rows = await page.evaluate(() => {
     const root = document.querySelector('attention-lab').shadowRoot.querySelector('[data-section=step-by-step]');
     const of = (name) => [...new Set([...root.querySelectorAll(`[data-matrix=${name}] td[data-hl]`)].map((td) => td.dataset.row))].join();
