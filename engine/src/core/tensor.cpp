@@ -106,6 +106,8 @@ std::string cat(std::initializer_list<SentencePiece> pieces) {
 
 void fail(std::initializer_list<SentencePiece> pieces) { throw Error(cat(pieces)); }
 
+Refusal Error::refusal() const { return {what(), key, params}; }
+
 void fail(const Refusal& refusal) {
     Error e(refusal.sentence);
     e.key = refusal.key;
@@ -114,10 +116,9 @@ void fail(const Refusal& refusal) {
 }
 
 void fail_keyed(const char* key, std::initializer_list<SentenceParam> params, std::initializer_list<SentencePiece> sentence) {
-    Error e(cat(sentence));
-    e.key = key;
-    for (const SentenceParam& p : params) e.params.emplace_back(p.name, cat({p.value}));
-    throw e;
+    Refusal r{cat(sentence), key, {}};
+    for (const SentenceParam& p : params) r.params.emplace_back(p.name, cat({p.value}));
+    fail(r);
 }
 
 int64_t numel_of(const Shape& shape) {

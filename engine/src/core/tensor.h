@@ -19,10 +19,12 @@ using Shape = std::vector<int64_t>;
 // (a paste Check my code cannot read, weights with biases for SelfAttention_v1) also has a key and parameters,
 // which the page words in the reader's language: its catalogues' "engine.<key>", whose English is this
 // sentence (tests/node/engine_words.test.js). Other sentences answer a request's author, in English.
+struct Refusal;
 struct Error : std::runtime_error {
     using std::runtime_error::runtime_error;
     std::string key;                                          // "" when only a request's author sees it
     std::vector<std::pair<std::string, std::string>> params;  // name -> its text in the sentence
+    Refusal refusal() const;                                  // the sentence, key and parameters
 };
 
 // One piece of an error's sentence for fail(): text, a character, or a whole number as std::to_string

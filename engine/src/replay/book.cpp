@@ -52,7 +52,7 @@ struct Recorder {
 }  // namespace
 
 BookCell error_cell(const std::string& id, const Error& e) {
-    return {id, std::nullopt, "", {}, {}, "", "", Refusal{e.what(), e.key, e.params}};
+    return {id, std::nullopt, "", {}, {}, "", "", e.refusal()};
 }
 
 BookCell tensor_cell(const std::string& id, const Tensor& t, std::optional<std::string> label) {

@@ -82,7 +82,7 @@ Refusal refusal_of(F&& f) {
         f();
         return {};
     } catch (const Error& e) {
-        return {e.what(), e.key, e.params};
+        return e.refusal();
     } catch (const std::bad_alloc&) {
         return {"this needs more memory than is available; use smaller sizes", "", {}};
     } catch (const std::exception& e) {
