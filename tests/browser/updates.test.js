@@ -339,7 +339,7 @@ test('at load no off-screen section or part of one is laid out to learn what scr
   // part is shown (scheduler.js). A region skips its contents when its first shown child is not visible.
   await page.addInitScript(() => {
     window.__skippedReads = [];
-    window.__partsPerTask = [];   // the skipped parts read in each task that read any
+    window.__partsPerTask = [];   // the skipped parts read in each task that read any (named)
     let task = null;
     const skipping = (region) => {
       const child = [...region.children].find((c) => getComputedStyle(c).display !== 'none');
@@ -353,7 +353,7 @@ test('at load no off-screen section or part of one is laid out to learn what scr
         const part = this.closest('.section-body > *');
         if (part && getComputedStyle(part).contentVisibility === 'auto' && skipping(part)) {
           if (!task) { task = new Set(); window.__partsPerTask.push(task); queueMicrotask(() => { task = null; }); }
-          task.add(part);
+          task.add(`${this.closest('.section')?.dataset.section} ${part.tagName.toLowerCase()}.${part.className} ${this.tagName.toLowerCase()}`);
         }
       }
       return get.call(this);
@@ -369,7 +369,7 @@ test('at load no off-screen section or part of one is laid out to learn what scr
   await waitForLab(page);
   await page.evaluate(() => document.querySelector('attention-lab').updateComplete);
   assert.deepEqual(await page.evaluate(() => window.__skippedReads), []);
-  assert.deepEqual(await page.evaluate(() => window.__partsPerTask.map((parts) => parts.size)), [], 'skipped parts read');
+  assert.deepEqual(await page.evaluate(() => window.__partsPerTask.map((parts) => [...parts])), [], 'skipped parts read (section, part, box)');
   assert.equal(await page.evaluate(() => window.__intlCalls), 0);
   // Exercise 3.3's answer is still grouped as en-US writes it
   await page.locator('attention-lab [data-testid="exercise-3.3"] [data-testid=predict-skip]').click();

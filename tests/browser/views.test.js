@@ -312,3 +312,42 @@ test('a view made before its numbers draws no cell until they come', async () =>
   await page.waitForFunction(() => document.querySelector('views-demo').shadowRoot.querySelectorAll('[data-testid=later-map] td.mv-cell').length === 6);
   assert.deepEqual(problems, []);
 });
+
+test('a read that waits for the screen does not lay out a part the browser stopped showing in the frame just drawn', async () => {
+  const { page, problems } = await openDemo();
+  // At load, a part shown in one frame is pushed off screen in the next as the sections above fill; its
+  // contentvisibilityautostatechange comes a frame later. A read queued for after the first frame must
+  // see that the part is skipped now (reading it would lay it out), and run once the part is shown.
+  const reads = await page.evaluate(async () => {
+    const { measureAfterFrame, skipWhileOffScreen } = window.schedulerProbe;
+    const region = document.createElement('div');
+    region.style.cssText = 'content-visibility: auto; contain-intrinsic-size: auto 100px';
+    const part = document.createElement('div');
+    part.style.cssText = 'content-visibility: auto; contain-intrinsic-size: auto 50px';
+    const pre = document.createElement('pre');
+    pre.textContent = 'x'.repeat(400);
+    part.append(pre);
+    region.append(part);
+    const bothShown = new Promise((resolve) => {
+      const shown = new Set();
+      region.addEventListener('contentvisibilityautostatechange', (e) => { if (!e.skipped) shown.add(e.target); if (shown.size === 2) resolve(); });
+    });
+    document.body.prepend(region);
+    skipWhileOffScreen(region);
+    await bothShown;
+    const reads = [];   // for each read: whether the part was skipped when it ran
+    // Chromium skips a part moved away in one frame's callbacks from the next frame's rendering on, and
+    // says so in a task after it: the read, queued for after that next frame, runs before that task
+    requestAnimationFrame(() => {
+      part.style.marginTop = '400vh';
+      measureAfterFrame(() => { reads.push(!pre.checkVisibility({ contentVisibilityAuto: true })); return pre.scrollWidth; }, () => {}, pre);
+    });
+    // the part is skipped: then shown again, its read runs
+    await new Promise((resolve) => part.addEventListener('contentvisibilityautostatechange', (e) => { if (e.skipped) resolve(); }, { once: true }));
+    part.scrollIntoView();
+    while (!reads.length) await new Promise(requestAnimationFrame);
+    return reads;
+  });
+  assert.deepEqual(reads, [false], 'the read ran while its part was skipped');
+  assert.deepEqual(problems, []);
+});

@@ -122,6 +122,22 @@ function skippedPartOf(node) {
   for (let n = node; n && !sections.has(n); n = n.parentNode) if (skippedParts.has(n)) return n;
   return null;
 }
+// The same, for a read about to run: the events lag the browser by a frame (one whose state changed in
+// the frame just drawn has not been dispatched yet: at load, a part shown in one frame is pushed off
+// screen in the next as the sections above fill), so the node itself says whether a region or a part
+// around it is skipped now: inside a skipped subtree, checkVisibility answers without styling it, and
+// outside one, the style it brings up to date is what the read after it needs anyway. The element
+// returned, a section or a part, is skipped: its next event is the one that shows it.
+function skippedNowOf(node) {
+  const known = skippedPartOf(node);
+  if (known || !hasStateEvents || !node.isConnected) return known;
+  const shown = (el) => el.checkVisibility({ contentVisibilityAuto: true });
+  if (shown(node)) return null;
+  let n = node.parentNode;   // the nearest ancestor shown is the one that skips its contents
+  while (n?.nodeType === Node.ELEMENT_NODE && !shown(n)) n = n.parentNode;
+  // (not one with content-visibility: hidden, a closed <details>'s: nothing shows it on scrolling)
+  return n?.nodeType === Node.ELEMENT_NODE && getComputedStyle(n).contentVisibility === 'auto' ? n : null;
+}
 function later(region, node, job) {
   if (!deferred.has(region)) deferred.set(region, new Map());
   deferred.get(region).set(node, job);
@@ -137,7 +153,7 @@ function later(region, node, job) {
       const now = [];
       for (const [node, job] of jobs) {
         if (job.untilShown && parkUntilShown(node, job)) continue;
-        const part = job.untilShown ? skippedPartOf(node) : null;
+        const part = job.untilShown ? skippedNowOf(node) : null;
         if (part) parkInPart(part, node, job);
         else now.push(job);
       }
