@@ -70,4 +70,12 @@ function refusal(call, pattern, what = String(pattern)) {
   return thrown.message;
 }
 
-module.exports = { ROOT, KINDS, engine, cliEval, cliBook, fixture, num, assertClose, refusal };
+// The book's six inputs ("Your journey starts with one step"), rows of 3.
+const BOOK_INPUTS = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.1], [0.05, 0.8, 0.55]];
+
+// A rows × cols weight matrix of 4-decimal values, different for each k and none of the seeded ones.
+function weightMatrix(rows, cols, k) {
+  return Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => Math.round(Math.sin(k + i * cols + j) * 1e4) / 1e4));
+}
+
+module.exports = { ROOT, KINDS, BOOK_INPUTS, engine, cliEval, cliBook, fixture, num, assertClose, refusal, weightMatrix };

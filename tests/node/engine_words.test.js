@@ -10,13 +10,11 @@ const test = require("node:test");
 const assert = require("node:assert/strict");
 const fs = require("node:fs");
 const path = require("node:path");
-const { ROOT, KINDS, engine, cliEval, fixture } = require("./engine_helpers.js");
+const { ROOT, KINDS, BOOK_INPUTS, engine, cliEval, fixture, weightMatrix: m } = require("./engine_helpers.js");
 
 const catalogue = (lang) => JSON.parse(fs.readFileSync(path.join(ROOT, "web/src/i18n", `${lang}.json`), "utf8"));
 const CATALOGUES = Object.fromEntries(["en", "de", "zh-CN"].map((lang) => [lang, catalogue(lang)]));
 const checkBase = (module) => fixture("check_cases.json").cases.find((c) => c.request.module === module && c.mistake === "book" && c.example === "book").request;
-const inputs = [[0.43, 0.15, 0.89], [0.55, 0.87, 0.66], [0.57, 0.85, 0.64], [0.22, 0.58, 0.33], [0.77, 0.25, 0.1], [0.05, 0.8, 0.55]];
-const m = (rows, cols, k) => Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => Math.round(Math.sin(k + i * cols + j) * 1e4) / 1e4));
 const biased = { "W_query.weight": m(2, 3, 1), "W_key.weight": m(2, 3, 2), "W_value.weight": m(2, 3, 3),
   "W_query.bias": m(1, 2, 4)[0], "W_key.bias": m(1, 2, 5)[0], "W_value.bias": m(1, 2, 6)[0] };
 
@@ -34,7 +32,7 @@ const CASES = [
   ["pasteStartsWith", paste("out = tensor([[0.1]])"), { text: "out = tensor(" }],
   ["checkShape", paste("tensor([[0.1, 0.2, 0.3]])"), { yours: "1 × 3", module: "SelfAttention_v2", book: "6 × 2", tokens: "6", batch: "no" }],
   ["checkShape", paste("tensor([[0.1, 0.2, 0.3]])", "CausalAttention"), { yours: "1 × 3", module: "CausalAttention", book: "6 × 2", tokens: "6", batch: "yes" }],
-  ["v1HasNoBias", { op: "check", module: "SelfAttention_v1", x: inputs, weights: biased, output: "tensor([[0.1]])" }, {}],
+  ["v1HasNoBias", { op: "check", module: "SelfAttention_v1", x: BOOK_INPUTS, weights: biased, output: "tensor([[0.1]])" }, {}],
 ];
 
 // the message's texts that the sentence shows as they are (a select's value picks words instead)
@@ -85,7 +83,7 @@ for (const kind of KINDS) {
 
   test(`${kind}: a section's and a cell's v1HasNoBias carry its key too`, async () => {
     const e = await engine(kind);
-    const ask = (section) => JSON.stringify({ section, inputs, weights: biased });
+    const ask = (section) => JSON.stringify({ section, inputs: BOOK_INPUTS, weights: biased });
     let thrown = null;
     try { e.sectionData(ask("step-by-step")); } catch (err) { thrown = err; }
     assert.equal(thrown?.key, "v1HasNoBias", String(thrown));
