@@ -133,3 +133,35 @@ test('dotfiles and dot folders are not served, nor a link to one (issue 43)', as
   assert.equal((await raw('GET /app.js HTTP/1.1')).status, 200);
   await stillServes();
 });
+
+test('a file carries validators; asked again unchanged it is a 304 with no body, changed a 200 with the new bytes', async () => {
+  const first = await raw('GET /app.js HTTP/1.1');
+  assert.equal(first.status, 200);
+  const etag = /\r\nETag: (.*)/i.exec(first.head)?.[1];
+  const modified = /\r\nLast-Modified: (.*)/i.exec(first.head)?.[1];
+  assert.match(etag, /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+  assert.ok(Number.isFinite(Date.parse(modified)), modified);
+  assert.match(first.head, /\r\nCache-Control: no-cache/i);
+  for (const condition of [`If-None-Match: ${etag}`, `If-None-Match: "x", ${etag.slice(2)}`, `If-Modified-Since: ${modified}`]) {
+    const again = await raw('GET /app.js HTTP/1.1', `${condition}\r\n`);
+    assert.equal(again.status, 304, condition);
+    assert.equal(again.body, '', condition);
+    assert.match(again.head, new RegExp(`\\r\\nETag: ${etag.replace(/[/"]/g, '\\$&')}`, 'i'));
+  }
+  assert.equal((await raw('GET /app.js HTTP/1.1', 'If-None-Match: W/"0-0"\r\n')).status, 200, 'another tag');
+  assert.equal((await raw('GET /app.js HTTP/1.1', `If-None-Match: W/"0-0"\r\nIf-Modified-Since: ${modified}\r\n`)).status, 200, 'If-None-Match wins');
+  assert.equal((await raw('GET /app.js HTTP/1.1', 'If-Modified-Since: not a date\r\n')).status, 200);
+  // the file changes (another size, a later time): the old tag and date get the new bytes
+  const file = path.join(root, 'app.js');
+  fs.writeFileSync(file, 'var x = 22;');
+  const later = new Date(Date.parse(modified) + 5000);
+  fs.utimesSync(file, later, later);
+  try {
+    const changed = await raw('GET /app.js HTTP/1.1', `If-None-Match: ${etag}\r\n`);
+    assert.equal(changed.status, 200);
+    assert.equal(changed.body, 'var x = 22;');
+    assert.equal((await raw('GET /app.js HTTP/1.1', `If-Modified-Since: ${modified}\r\n`)).status, 200);
+  } finally {
+    fs.writeFileSync(file, 'var x = 1;');
+  }
+});
