@@ -3,13 +3,13 @@
 // bench_browser.mjs). Prints the medians: first number, main-thread time by kind (CDP
 // Performance.getMetrics, the figure neighbours disturb least), longest task, tasks over 50 ms, from
 // navigation until every section shows its numbers and 300 ms after (--after MS: that long after, for
-// the work a load leaves for later). --first: each load a first visit (a fresh browser profile, as
-// bench_visits.mjs makes one), where the others share one profile's caches. --network: over an emulated
+// the work a load leaves for later). --first: each load a first visit (a fresh browser profile that has
+// loaded the page from another site, as bench_visits.mjs makes one), where the others share one profile's caches. --network: over an emulated
 // 4G link (bench_browser.mjs's NETWORK_4G), where downloads cost what they do off localhost.
 //   node scripts/ab_loads.mjs <build A> [<build B> = build/web] [--laptop] [--first] [--network] [--loads N] [--after MS]
 import path from 'node:path';
 import os from 'node:os';
-import { measureLoads, median, serveWeb, launchChromium, LAPTOP, PHONE, NETWORK_4G } from './bench_browser.mjs';
+import { measureLoads, median, serveWeb, launchChromium, launchWarmedChromium, LAPTOP, PHONE, NETWORK_4G } from './bench_browser.mjs';
 
 const args = process.argv.slice(2);
 const laptop = args.includes('--laptop'), firstVisits = args.includes('--first'), network = args.includes('--network');
@@ -29,7 +29,7 @@ const runs = { A: [], B: [] };
 try {
   for (let i = 0; i < loads; i++) {
     for (const name of i % 2 ? ['B', 'A'] : ['A', 'B']) {
-      if (firstVisits) browser = await launchChromium();
+      if (firstVisits) ({ browser } = await launchWarmedChromium(urls[name], place));
       try {
         const m = await measureLoads(browser.context, urls[name], place, 1, afterMs);
         runs[name].push({ first: m.firstNumberMedian, ...m.mainThread, longest: m.longestTask, over50: m.longTasks.length });

@@ -1,6 +1,7 @@
 // First visits against repeat visits of index.html (issue 47), at both places, in one run:
-// count pairs (default 7) of a first visit (a fresh browser profile, empty caches, renderer warmed by a
-// same-origin 404) and its repeat (a second load in that profile), alternated; medians and their ratio.
+// count pairs (default 7) of a first visit (a fresh browser profile that has loaded the page from another
+// site, empty caches for this one, renderer warmed by a same-origin 404) and its repeat (a second load in
+// that profile), alternated; medians and their ratio (bench_browser.mjs's measureVisits).
 //   node scripts/bench_visits.mjs [<build> = build/web] [--count N]
 import path from 'node:path';
 import os from 'node:os';
@@ -19,8 +20,9 @@ try {
   await server.close();
 }
 console.log(`${os.cpus()[0].model}, ${os.cpus().length} cores, load average ${loadBefore.toFixed(2)} before, ${os.loadavg()[0].toFixed(2)} after`);
-console.log('| place | first visit (median) | repeat visit (median) | first / repeat | first visits | repeat visits |\n| --- | ---: | ---: | ---: | --- | --- |');
+console.log('| place | first visit (median) | repeat visit (median) | first / repeat | first visits | repeat visits | the browser\'s own first load (median) |\n| --- | ---: | ---: | ---: | --- | --- | ---: |');
 for (const r of rows) {
-  console.log(`| ${r.place} | ${r.firstMedian.toFixed(0)} ms | ${r.repeatMedian.toFixed(0)} ms | ${r.ratio.toFixed(2)} | ${r.first.map((x) => x.toFixed(0)).join(', ')} | ${r.repeat.map((x) => x.toFixed(0)).join(', ')} |`);
+  const list = (xs) => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(`| ${r.place} | ${r.firstMedian.toFixed(0)} ms | ${r.repeatMedian.toFixed(0)} ms | ${r.ratio.toFixed(2)} | ${list(r.first)} | ${list(r.repeat)} | ${r.browserStartMedian.toFixed(0)} ms |`);
 }
 process.exit(0);
