@@ -135,8 +135,10 @@ function skippedNowOf(node) {
   if (shown(node)) return null;
   let n = node.parentNode;   // the nearest ancestor shown is the one that skips its contents
   while (n?.nodeType === Node.ELEMENT_NODE && !shown(n)) n = n.parentNode;
-  // (not one with content-visibility: hidden, a closed <details>'s: nothing shows it on scrolling)
-  return n?.nodeType === Node.ELEMENT_NODE && getComputedStyle(n).contentVisibility === 'auto' ? n : null;
+  // that is, if it has content-visibility: auto and no child of it is shown (a closed <details> shows
+  // its summary: its contents are hidden, which no scrolling changes)
+  if (n?.nodeType !== Node.ELEMENT_NODE || getComputedStyle(n).contentVisibility !== 'auto') return null;
+  return [...n.children].some(shown) ? null : n;
 }
 function later(region, node, job) {
   if (!deferred.has(region)) deferred.set(region, new Map());
