@@ -42,16 +42,17 @@ function fileFor(base, url) {
 // A file's validators, as a static host sends them: a browser keeps the file and asks each time whether
 // it changed (no-cache), and an unchanged one costs a 304, no body; its compiled code (V8's code cache,
 // kept with the HTTP cache's entry) is used again. Without them every visit downloaded and compiled all.
+const etagOf = (st) => `"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`;   // weak: W/ before it
+const modifiedMs = (st) => Math.floor(st.mtimeMs / 1000) * 1000;   // HTTP dates are whole seconds
 function validators(st) {
-  return { ...COMMON, 'Cache-Control': 'no-cache', ETag: `W/"${st.size.toString(16)}-${Math.floor(st.mtimeMs).toString(16)}"`,
-    'Last-Modified': new Date(Math.floor(st.mtimeMs / 1000) * 1000).toUTCString() };
+  return { ...COMMON, 'Cache-Control': 'no-cache', ETag: `W/${etagOf(st)}`, 'Last-Modified': new Date(modifiedMs(st)).toUTCString() };
 }
 // Whether a conditional request names the file as it is (If-None-Match wins over If-Modified-Since).
 function unchanged(req, st) {
   const tags = req.headers['if-none-match'];
-  if (tags !== undefined) return tags.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === validators(st).ETag.slice(2));
+  if (tags !== undefined) return tags.split(',').some((tag) => tag.trim() === '*' || tag.trim().replace(/^W\//, '') === etagOf(st));
   const since = Date.parse(req.headers['if-modified-since'] ?? '');
-  return Number.isFinite(since) && Math.floor(st.mtimeMs / 1000) * 1000 <= since;
+  return Number.isFinite(since) && modifiedMs(st) <= since;
 }
 
 // options.createReadStream replaces fs.createReadStream (the tests make it fail mid-answer).

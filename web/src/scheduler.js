@@ -155,8 +155,8 @@ function later(region, node, job) {
       const now = [];
       for (const [node, job] of jobs) {
         if (job.untilShown && parkUntilShown(node, job)) continue;
-        const part = job.untilShown ? skippedNowOf(node) : null;
-        if (part) parkInPart(part, node, job);
+        const skipping = job.untilShown ? skippedNowOf(node) : null;
+        if (skipping) parkUnder(skipping, node, job);
         else now.push(job);
       }
       run(now);
@@ -187,14 +187,14 @@ function parkUntilShown(node, job) {
   const region = skippedRegionOf(node);
   if (!region) return false;
   for (const r of untilShown.keys()) if (!r.isConnected) untilShown.delete(r);   // a rebuilt element's old sections
-  if (!untilShown.has(region)) untilShown.set(region, new Map());
-  untilShown.get(region).set(node, job);
+  parkUnder(region, node, job);
   return true;
 }
-// A read in a part the browser skips: run after the frame that shows the part (partState).
-function parkInPart(part, node, job) {
-  if (!untilShown.has(part)) untilShown.set(part, new Map());
-  untilShown.get(part).set(node, job);
+// A read under a section or part the browser skips: run after the frame that shows it (the section's
+// event in skipWhileOffScreen, a part's in partState).
+function parkUnder(skipping, node, job) {
+  if (!untilShown.has(skipping)) untilShown.set(skipping, new Map());
+  untilShown.get(skipping).set(node, job);
 }
 // How many reads wait for their region or part to be shown (tests).
 export function readsWaitingUntilShown() {
