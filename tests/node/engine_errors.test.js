@@ -3,13 +3,12 @@
 "use strict";
 const test = require("node:test");
 const assert = require("node:assert/strict");
-const { KINDS, engine, cliEval, fixture, refusal } = require("./engine_helpers.js");
+const { KINDS, BOOK_INPUTS, engine, cliEval, fixture, refusal } = require("./engine_helpers.js");
 
 const good = fixture("reference_cases.json").cases.find((c) => c.name === "mha book");
 const goodRequest = JSON.stringify(good.request);
 const goodAnswer = cliEval(goodRequest);
-const book = new Float32Array([0.43, 0.15, 0.89, 0.55, 0.87, 0.66, 0.57, 0.85, 0.64,
-                               0.22, 0.58, 0.33, 0.77, 0.25, 0.10, 0.05, 0.80, 0.55]);
+const book = new Float32Array(BOOK_INPUTS.flat());
 
 const badRequests = {
   "malformed JSON": '{"op": "softmax", "x": [1, 2',
