@@ -215,7 +215,7 @@ test('book inputs: every prompt and exercise, right and wrong, against the nativ
   assert.equal(await page.evaluate(() => window.heard?.length ?? 0), before);
   // a bad number is one sentence
   await page.locator('[data-exercise=predict-dropout-scale] input').fill('one');
-  await page.locator('[data-exercise=predict-dropout-scale] [data-testid=predict-check]').click();
+  await page.locator('[data-exercise=predict-dropout-scale] [data-testid=predict-check]').press('Enter');   // (as answer() does)
   assert.match(await page.locator('[data-exercise=predict-dropout-scale] [role=alert]').textContent(), /“one” is not a number/);
   await page.evaluate(() => localStorage.clear());
   assert.deepEqual(problems, []);
